@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
+#include <sstream>
 
 using namespace hydrostat;
 using dealii::Patterns::Double;
@@ -82,7 +83,16 @@ namespace
     setup.gravity      = prm.get_double("Gravity");
     setup.t_end        = prm.get_double("End time");
     setup.t_release    = prm.get_double("Release time");
-    setup.stimulation  = LoadCurve::parse(prm.get("Stimulation"));
+    try
+      {
+        setup.stimulation = LoadCurve::parse(prm.get("Stimulation"));
+      }
+    catch (const dealii::ExceptionBase &e)
+      {
+        std::ostringstream message;
+        e.print_info(message);
+        AssertThrow(false, dealii::ExcMessage("Experiment/Stimulation: " + message.str()));
+      }
     setup.lcint        = prm.get_integer("LCINT");
     AssertThrow(setup.lcint != 1, dealii::ExcMessage("Experiment/LCINT must be 0 or at least 2."));
     prm.leave_subsection();
@@ -165,6 +175,14 @@ int main(int argc, char **argv)
           return 0;
         }
       return run(arg);
+    }
+  catch (const dealii::ExceptionBase &e)
+    {
+      // Only the message (it names the parameter and the value), not deal.II's source location.
+      std::cerr << "hydrostat-hill: error in '" << arg << "': ";
+      e.print_info(std::cerr);
+      std::cerr << '\n';
+      return 1;
     }
   catch (const std::exception &e)
     {

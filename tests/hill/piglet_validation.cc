@@ -68,7 +68,7 @@ TEST(PigletValidation, PublishedDataPresent)
 // sample times. With the authors' cycle reproduced, the measured maximum is 1.5 mN (Hatze h094,
 // at the curve's end) and at most 0.53 mN for Zajac; the published values carry ~1e-5 relative
 // (single-precision LS-DYNA output), i.e. up to 0.4 mN at 38 N. Tolerance 3 mN ("a few mN"); a
-// true step in STIM instead of the LCINT ramp gives 0.3–0.7 N and fails. Hatze q(t) against the
+// true step in STIM instead of the LCINT ramp gives 0.07–0.40 N (measured, h085–h110) and fails. Hatze q(t) against the
 // published activity: measured 5e-8, tolerance 1e-6.
 TEST(PigletValidation, IsometricForceAndActivity)
 {
