@@ -1,0 +1,38 @@
+#pragma once
+
+#include <deal.II/base/function_parser.h>
+#include <deal.II/base/point.h>
+#include <deal.II/base/tensor.h>
+
+#include <memory>
+#include <string>
+
+namespace hydrostat
+{
+  using dealii::Point;
+
+  /**
+   * The one type for every space-time input of a case: a muParser expression of the reference
+   * coordinates x, y, z [m] and the time t [s], with one expression per component separated by
+   * ';'. Constants: pi. Expressions are compiled and evaluated once on construction, so a typo
+   * is reported at set-up, with the name of the parameter it came from.
+   */
+  class SpaceTimeFunction
+  {
+  public:
+    SpaceTimeFunction(const std::string &expression, const unsigned int n_components,
+                      const std::string &parameter_name);
+
+    double value(const Point<3> &X, const double t, const unsigned int component = 0) const;
+
+    dealii::Tensor<1, 3> vector_value(const Point<3> &X, const double t) const;
+
+    unsigned int n_components() const { return n_comp; }
+    const std::string &expression() const { return text; }
+
+  private:
+    std::string                                      text;
+    unsigned int                                     n_comp;
+    std::unique_ptr<dealii::FunctionParser<3>>       parser;
+  };
+} // namespace hydrostat

@@ -1,0 +1,65 @@
+#pragma once
+
+#include <deal.II/base/parameter_handler.h>
+#include <deal.II/base/point.h>
+#include <deal.II/grid/tria.h>
+
+#include <string>
+#include <vector>
+
+namespace hydrostat
+{
+  /**
+   * Where the reference mesh comes from: a built-in generator or a Gmsh file. Coordinates in m.
+   *
+   * Generators (the arm axis is z, base at z = 0, tip at z = Length):
+   *  - `box`: [Min corner, Max corner] with Box subdivisions; boundary ids 0/1 at x = min/max,
+   *    2/3 at y, 4/5 at z (deal.II's colorized hyper_rectangle).
+   *  - `cylinder`, `truncated cone` (radius Radius at the base, Tip radius at the tip) and
+   *    `quarter cylinder` (x ≥ 0, y ≥ 0, for models with two symmetry planes): a disk cross-section,
+   *    refined Cross-section refinements times on the circle, extruded in Axial subdivisions
+   *    slices. Boundary ids: 0 lateral surface, 1 base (z = 0), 2 tip (z = Length),
+   *    3 symmetry plane x = 0, 4 symmetry plane y = 0.
+   *  - `gmsh`: a .msh file; physical volume tags become material ids, physical surface tags
+   *    boundary ids; Scale multiplies the coordinates (0.001 for a file in mm).
+   * Global refinements then refine the whole mesh uniformly (straight-sided).
+   * Every cell is checked for a positive Jacobian at its vertices and Gauss points; an inverted
+   * or degenerate cell is rejected with its position.
+   */
+  class MeshSource
+  {
+  public:
+    struct Parameters
+    {
+      std::string               type = "box";
+      dealii::Point<3>          min_corner{0, 0, 0};
+      dealii::Point<3>          max_corner{1, 1, 1};
+      std::vector<unsigned int> box_subdivisions{1, 1, 1};
+      double                    length                    = 0.1;
+      double                    radius                    = 0.005;
+      double                    tip_radius                = 0.005;
+      unsigned int              axial_subdivisions        = 8;
+      unsigned int              cross_section_refinements = 0;
+      std::string               mesh_file;
+      double                    scale              = 1.0;
+      unsigned int              global_refinements = 0;
+      double                    distortion         = 0;
+    };
+
+    /// Declares the subsection "Mesh".
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    void        parse_parameters(dealii::ParameterHandler &prm);
+
+    const Parameters &parameters() const { return param; }
+
+    /// Builds the mesh into an empty (usually distributed) triangulation.
+    void create(dealii::Triangulation<3> &triangulation) const;
+
+    /// Throws, naming the cell's position, if any locally owned cell has a Jacobian ≤ 0 at a
+    /// vertex or Gauss point (tolerance relative to the cell's size).
+    static void check_cell_orientation(const dealii::Triangulation<3> &triangulation);
+
+  private:
+    Parameters param;
+  };
+} // namespace hydrostat

@@ -1,0 +1,52 @@
+#pragma once
+
+#include <deal.II/base/parameter_handler.h>
+
+namespace hydrostat
+{
+  /**
+   * Newmark time integration (physics.md §4), written for the end-of-step displacement u₊ as
+   * the unknown:
+   *   a₊ = (u₊ − u − Δt v)/(β Δt²) − (1/(2β) − 1) a,
+   *   v₊ = v + Δt ((1 − γ) a + γ a₊),
+   * so that ∂a₊/∂u₊ = 1/(β Δt²) and ∂v₊/∂u₊ = γ/(β Δt) enter the consistent tangent.
+   * β = ¼, γ = ½ (the default) is the trapezoidal rule: second order, unconditionally stable,
+   * energy-conserving for linear problems.
+   * In quasi-static mode there is no inertia; velocities (needed by rate-dependent muscle) are
+   * the backward difference v₊ = (u₊ − u)/Δt.
+   */
+  class NewmarkIntegrator
+  {
+  public:
+    struct Coefficients
+    {
+      double a_u;     ///< ∂a₊/∂u₊: a₊ = a_u (u₊ − u) − a_v v − a_a a
+      double a_v;
+      double a_a;
+      double v_u;     ///< ∂v₊/∂u₊: v₊ = v_u (u₊ − u) + v_v v + v_a a
+      double v_v;
+      double v_a;
+    };
+
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    void        parse_parameters(dealii::ParameterHandler &prm);
+
+    bool   dynamic() const { return is_dynamic; }
+    double beta() const { return newmark_beta; }
+    double gamma() const { return newmark_gamma; }
+    double mass_damping() const { return alpha_mass; }
+    double stiffness_damping() const { return beta_stiffness; }
+
+    Coefficients coefficients(const double dt) const;
+
+    void set(const bool dynamic, const double beta, const double gamma, const double mass_damping = 0,
+             const double stiffness_damping = 0);
+
+  private:
+    bool   is_dynamic     = true;
+    double newmark_beta   = 0.25;
+    double newmark_gamma  = 0.5;
+    double alpha_mass     = 0.0;
+    double beta_stiffness = 0.0;
+  };
+} // namespace hydrostat

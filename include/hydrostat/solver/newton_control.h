@@ -1,0 +1,46 @@
+#pragma once
+
+#include <deal.II/base/parameter_handler.h>
+
+namespace hydrostat
+{
+  /**
+   * Convergence tests and globalisation of the Newton–Raphson iteration (subsection "Newton").
+   * An iteration has converged when both hold:
+   *   |R| ≤ max(Absolute residual, Relative residual · R_ref), R_ref the largest residual of
+   *   any iteration so far (so that a step starting near rest is not judged against ~0);
+   *   |δu| ≤ max(Absolute update, Relative update · |u|).
+   * Backtracking line search halves the step until |R| decreases (Armijo, c = 1e-4) and no
+   * element is inverted (J ≤ 0), at most Line search steps times.
+   */
+  struct NewtonControl
+  {
+    unsigned int max_iterations     = 15;
+    double       residual_relative  = 1e-8;
+    double       residual_absolute  = 1e-12;
+    double       update_relative    = 1e-8;
+    double       update_absolute    = 1e-14;
+    bool         line_search        = true;
+    unsigned int line_search_steps  = 5;
+    bool         verbose            = false;
+
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    void        parse_parameters(dealii::ParameterHandler &prm);
+  };
+
+  /**
+   * Step size control (subsection "Time stepping"): the nominal Time step is cut by Cut-back
+   * factor when Newton fails or an element inverts, down to Minimum time step (then the run
+   * stops with an error), and grows back by 1/Cut-back factor after each converged step.
+   */
+  struct TimeStepControl
+  {
+    double end_time       = 1.0;
+    double time_step      = 0.01;
+    double minimum_step   = 1e-6;
+    double cut_back       = 0.5;
+
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    void        parse_parameters(dealii::ParameterHandler &prm);
+  };
+} // namespace hydrostat

@@ -1,0 +1,156 @@
+#pragma once
+
+#include <deal.II/base/conditional_ostream.h>
+#include <deal.II/base/parameter_handler.h>
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/base/timer.h>
+#include <deal.II/distributed/tria.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/fe/fe_system.h>
+#include <deal.II/lac/affine_constraints.h>
+#include <deal.II/lac/trilinos_sparse_matrix.h>
+#include <deal.II/lac/trilinos_vector.h>
+
+#include <hydrostat/geometry/mesh_source.h>
+#include <hydrostat/io/output_files.h>
+#include <hydrostat/io/point_probes.h>
+#include <hydrostat/materials/tissue_materials.h>
+#include <hydrostat/solver/boundary_conditions.h>
+#include <hydrostat/solver/formulation.h>
+#include <hydrostat/solver/linear_solver.h>
+#include <hydrostat/solver/newmark.h>
+#include <hydrostat/solver/newton_control.h>
+
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hydrostat
+{
+  /**
+   * A Hydrostat case: reads its parameters, builds the mesh and the displacement field, and
+   * advances the total-Lagrangian balance of physics.md §1 in time (Newmark or quasi-static)
+   * with Newton–Raphson on the exact tangent, on any number of MPI ranks.
+   *
+   * Weak form (residual R = 0, Newton: K δu = −R):
+   *   R_i = ∫ ρ0 (a + α_M v)·φ_i + β_K Grad φ_i : A0 : Grad v + P : Grad φ_i dV
+   *         − ∫ ρ0 g·φ_i dV − ∫Γ t0·φ_i dA,
+   * with a, v from Newmark in terms of u, P and A = dP/dF from the tissue law (and the
+   * three-field volumetric term), A0 = A(F = I) for the stiffness-proportional damping.
+   */
+  class Simulation
+  {
+  public:
+    using Vector = dealii::TrilinosWrappers::MPI::Vector;
+    using Matrix = dealii::TrilinosWrappers::SparseMatrix;
+
+    /// Every subsection of a case file.
+    static void declare_parameters(dealii::ParameterHandler &prm);
+
+    /// Parses @p prm (throws with the parameter's name on bad values); @p out receives progress.
+    Simulation(dealii::ParameterHandler &prm, MPI_Comm comm, std::ostream &out);
+    ~Simulation();
+
+    /// Mesh, degrees of freedom, initial state (including the initial acceleration).
+    void setup();
+
+    /// setup(), then the time loop with output, then the timing summary.
+    void run();
+
+    /// One time step of nominal size @p dt with cut-back: returns the step actually taken.
+    double advance(const double dt);
+
+    struct GlobalQuantities
+    {
+      double kinetic_energy = 0; ///< ½ ∫ ρ0 v·v dV [J]
+      double strain_energy  = 0; ///< ∫ W dV [J]
+      double external_work  = 0; ///< work of the applied loads since t = 0 [J]
+      double volume         = 0; ///< current volume ∫ J dV [m³]
+    };
+    GlobalQuantities global_quantities() const { return quantities; }
+
+    double       time() const { return current_time; }
+    unsigned int n_dofs() const { return dof_handler.n_dofs(); }
+    const std::vector<double> &last_newton_residuals() const { return newton_residuals; }
+    std::vector<dealii::Tensor<1, 3>> probe_displacements() const;
+    std::vector<dealii::Tensor<1, 3>> probe_velocities() const;
+
+    dealii::parallel::distributed::Triangulation<3> &get_triangulation() { return triangulation; }
+    const dealii::DoFHandler<3>                     &get_dof_handler() const { return dof_handler; }
+    const Vector                                    &displacement() const { return u_n; }
+
+    /**
+     * The residual R(u) and, if @p tangent is given, K = dR/du of the step from the current
+     * state to time + dt, with constrained rows set by the Dirichlet conditions (homogeneous:
+     * the residual is the one whose norm Newton drives to zero). Returns false if an element
+     * is inverted (J ≤ 0) at u. Public for the verification tests.
+     */
+    bool evaluate(const Vector &u, const double dt, Vector &residual, Matrix *tangent);
+
+    /// An empty vector and matrix of this problem's layout (for tests).
+    void reinit_vector(Vector &v) const { v.reinit(owned_dofs, comm); }
+    Matrix &system_matrix() { return tangent; }
+
+  private:
+    struct CellFields;
+
+    void setup_dofs();
+    void set_initial_conditions();
+    void make_constraints(const Vector &u_ghosted, const double t, dealii::AffineConstraints<double> &inhomogeneous,
+                          dealii::AffineConstraints<double> &homogeneous) const;
+    bool assemble(const Vector &u, const double dt, Vector &residual, Matrix *tangent, Vector *rhs,
+                  const dealii::AffineConstraints<double> &inhomogeneous,
+                  const dealii::AffineConstraints<double> &homogeneous, const bool mass_only = false);
+    bool newton_solve(const double dt);
+    void accept_step(const double dt);
+    void update_global_quantities(const bool first);
+    void write_output(const unsigned int step);
+    void write_csv_row(const unsigned int step, const double dt, const unsigned int newton_iterations);
+
+    MPI_Comm                    comm;
+    dealii::ConditionalOStream  pcout;
+    mutable dealii::TimerOutput timer;
+
+    MeshSource         mesh_source;
+    TissueMaterials    materials;
+    BoundaryConditions boundary_conditions;
+    Formulation        formulation;
+    NewmarkIntegrator  newmark;
+    NewtonControl      newton;
+    TimeStepControl    stepping;
+    LinearSolver       linear_solver;
+    std::unique_ptr<SpaceTimeFunction> initial_velocity;
+
+    struct OutputSettings
+    {
+      std::string                   directory;
+      std::string                   base_name;
+      unsigned int                  interval;
+      bool                          paraview;
+      std::vector<dealii::Point<3>> probe_points;
+    } output;
+
+    dealii::parallel::distributed::Triangulation<3> triangulation;
+    std::unique_ptr<dealii::FESystem<3>>            fe;
+    dealii::DoFHandler<3>                           dof_handler;
+    std::unique_ptr<dealii::QGauss<3>>              quadrature;
+    std::unique_ptr<dealii::QGauss<2>>              face_quadrature;
+    dealii::IndexSet                                owned_dofs, relevant_dofs;
+    std::vector<dealii::Tensor<4, 3>>               small_strain_tangent; // A0 per material id
+
+    Matrix tangent;
+    Vector u_n, v_n, a_n;             // accepted state at current_time (owned)
+    Vector u_n_ghost, v_n_ghost, a_n_ghost;
+    Vector f_ext_n;                   // external load vector of the accepted state
+    double current_time = 0;
+    double residual_reference = 0;
+    std::vector<double> newton_residuals;
+    GlobalQuantities    quantities;
+    unsigned int        last_linear_iterations = 0;
+
+    std::unique_ptr<PointProbes>    probes;
+    std::unique_ptr<ParaViewSeries> paraview;
+    std::unique_ptr<CsvSeries>      csv;
+  };
+} // namespace hydrostat

@@ -1,0 +1,48 @@
+#include <deal.II/base/exceptions.h>
+#include <deal.II/base/utilities.h>
+
+#include <hydrostat/base/space_time_function.h>
+
+namespace hydrostat
+{
+  SpaceTimeFunction::SpaceTimeFunction(const std::string &expression, const unsigned int n_components,
+                                       const std::string &parameter_name)
+    : text(expression)
+    , n_comp(n_components)
+  {
+    const auto parts = dealii::Utilities::split_string_list(expression, ';');
+    AssertThrow(parts.size() == n_components,
+                dealii::ExcMessage("Parameter '" + parameter_name + "': expected " +
+                                   std::to_string(n_components) + " expression(s) separated by ';', got " +
+                                   std::to_string(parts.size()) + " in \"" + expression + "\"."));
+    try
+      {
+        parser = std::make_unique<dealii::FunctionParser<3>>(n_components);
+        parser->initialize("x,y,z,t", parts, {{"pi", dealii::numbers::PI}}, /*time_dependent=*/true);
+        // muParser compiles lazily: evaluate once so that syntax errors surface here.
+        for (unsigned int c = 0; c < n_components; ++c)
+          parser->value(Point<3>(), c);
+      }
+    catch (const std::exception &error)
+      {
+        AssertThrow(false, dealii::ExcMessage("Parameter '" + parameter_name + "': cannot parse \"" + expression +
+                                              "\" as a function of x, y, z, t: " + error.what()));
+      }
+  }
+
+  double SpaceTimeFunction::value(const Point<3> &X, const double t, const unsigned int component) const
+  {
+    parser->set_time(t);
+    return parser->value(X, component);
+  }
+
+  dealii::Tensor<1, 3> SpaceTimeFunction::vector_value(const Point<3> &X, const double t) const
+  {
+    Assert(n_comp == 3, dealii::ExcInternalError());
+    parser->set_time(t);
+    dealii::Tensor<1, 3> v;
+    for (unsigned int c = 0; c < 3; ++c)
+      v[c] = parser->value(X, c);
+    return v;
+  }
+} // namespace hydrostat

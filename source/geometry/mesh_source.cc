@@ -1,0 +1,208 @@
+#include <deal.II/base/exceptions.h>
+#include <deal.II/base/mpi.h>
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/fe/mapping_q1.h>
+#include <deal.II/grid/grid_generator.h>
+#include <deal.II/grid/grid_in.h>
+#include <deal.II/grid/grid_tools.h>
+#include <deal.II/grid/manifold_lib.h>
+
+#include <hydrostat/geometry/mesh_source.h>
+
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+namespace hydrostat
+{
+  using namespace dealii;
+
+  namespace
+  {
+    Point<3> parse_point(const std::string &text, const std::string &name)
+    {
+      const auto values = Utilities::string_to_double(Utilities::split_string_list(text, ','));
+      AssertThrow(values.size() == 3,
+                  ExcMessage("Parameter 'Mesh/" + name + "' needs three comma-separated numbers, got \"" + text + "\"."));
+      return Point<3>(values[0], values[1], values[2]);
+    }
+
+    /// The disk (or quarter disk) cross-section of radius 1, refined on its manifolds and
+    /// flattened, so that it can be extruded.
+    void make_cross_section(Triangulation<2> &section, const bool quarter, const unsigned int refinements)
+    {
+      Triangulation<2> curved;
+      if (quarter)
+        GridGenerator::quarter_hyper_ball(curved, Point<2>(), 1.0);
+      else
+        GridGenerator::hyper_ball_balanced(curved, Point<2>(), 1.0);
+      curved.refine_global(refinements);
+      GridGenerator::flatten_triangulation(curved, section);
+    }
+
+    void set_arm_boundary_ids(Triangulation<3> &tria, const double length, const double radius)
+    {
+      const double tol        = 1e-8 * std::max(length, radius);
+      const auto   face_on    = [tol](const auto &face, const unsigned int d, const double value) {
+        for (const unsigned int v : face->vertex_indices())
+          if (std::abs(face->vertex(v)[d] - value) > tol)
+            return false;
+        return true;
+      };
+      for (const auto &cell : tria.active_cell_iterators())
+        for (const auto &face : cell->face_iterators())
+          if (face->at_boundary())
+            face->set_boundary_id(face_on(face, 2, 0.0)      ? 1 :
+                                  face_on(face, 2, length)   ? 2 :
+                                  face_on(face, 0, 0.0)      ? 3 :
+                                  face_on(face, 1, 0.0)      ? 4 :
+                                                               0);
+    }
+  } // namespace
+
+  void MeshSource::declare_parameters(ParameterHandler &prm)
+  {
+    prm.enter_subsection("Mesh");
+    prm.declare_entry("Type", "box", Patterns::Selection("box|cylinder|truncated cone|quarter cylinder|gmsh"),
+                      "Mesh generator, or gmsh to read Mesh file.");
+    prm.declare_entry("Min corner", "0, 0, 0", Patterns::List(Patterns::Double(), 3, 3), "box: lower corner [m].");
+    prm.declare_entry("Max corner", "1, 1, 1", Patterns::List(Patterns::Double(), 3, 3), "box: upper corner [m].");
+    prm.declare_entry("Box subdivisions", "1, 1, 1", Patterns::List(Patterns::Integer(1), 3, 3),
+                      "box: cells in x, y, z.");
+    prm.declare_entry("Length", "0.1", Patterns::Double(0.0), "cylinder/cone: length along z [m].");
+    prm.declare_entry("Radius", "0.005", Patterns::Double(0.0), "cylinder/cone: radius at the base z = 0 [m].");
+    prm.declare_entry("Tip radius", "-1", Patterns::Double(),
+                      "truncated cone: radius at the tip z = Length [m] (negative: same as Radius).");
+    prm.declare_entry("Axial subdivisions", "8", Patterns::Integer(1), "cylinder/cone: cells along the axis.");
+    prm.declare_entry("Cross-section refinements", "0", Patterns::Integer(0, 8),
+                      "cylinder/cone: refinements of the disk cross-section (12 cells, x4 each) before extrusion.");
+    prm.declare_entry("Mesh file", "", Patterns::Anything(),
+                      "gmsh: path of the .msh file (relative to the working directory).");
+    prm.declare_entry("Scale", "1", Patterns::Double(0.0), "gmsh: factor applied to the file's coordinates.");
+    prm.declare_entry("Global refinements", "0", Patterns::Integer(0, 10), "Uniform refinements of the whole mesh.");
+    prm.declare_entry("Distortion", "0", Patterns::Double(0.0, 0.4),
+                      "Moves every vertex of the coarse mesh randomly (fixed seed) by up to this fraction of "
+                      "the shortest adjacent edge: for robustness and verification tests.");
+    prm.leave_subsection();
+  }
+
+  void MeshSource::parse_parameters(ParameterHandler &prm)
+  {
+    prm.enter_subsection("Mesh");
+    param.type       = prm.get("Type");
+    param.min_corner = parse_point(prm.get("Min corner"), "Min corner");
+    param.max_corner = parse_point(prm.get("Max corner"), "Max corner");
+    param.box_subdivisions.clear();
+    for (const int n : Utilities::string_to_int(Utilities::split_string_list(prm.get("Box subdivisions"), ',')))
+      param.box_subdivisions.push_back(n);
+    param.length                    = prm.get_double("Length");
+    param.radius                    = prm.get_double("Radius");
+    param.tip_radius                = prm.get_double("Tip radius");
+    param.axial_subdivisions        = prm.get_integer("Axial subdivisions");
+    param.cross_section_refinements = prm.get_integer("Cross-section refinements");
+    param.mesh_file                 = prm.get("Mesh file");
+    param.scale                     = prm.get_double("Scale");
+    param.global_refinements        = prm.get_integer("Global refinements");
+    param.distortion                = prm.get_double("Distortion");
+    prm.leave_subsection();
+    if (param.tip_radius < 0)
+      param.tip_radius = param.radius;
+    if (param.type == "box")
+      for (unsigned int d = 0; d < 3; ++d)
+        AssertThrow(param.max_corner[d] > param.min_corner[d],
+                    ExcMessage("Parameter 'Mesh/Max corner' must exceed 'Mesh/Min corner' in every coordinate."));
+    if (param.type == "gmsh")
+      {
+        AssertThrow(!param.mesh_file.empty(), ExcMessage("Parameter 'Mesh/Mesh file' is empty but Mesh/Type = gmsh."));
+        AssertThrow(std::filesystem::exists(param.mesh_file),
+                    ExcMessage("Mesh file '" + param.mesh_file + "' (parameter 'Mesh/Mesh file') does not exist."));
+      }
+    if (param.type != "box" && param.type != "gmsh")
+      AssertThrow(param.length > 0 && param.radius > 0 && param.tip_radius > 0,
+                  ExcMessage("Parameters 'Mesh/Length', 'Mesh/Radius' and 'Mesh/Tip radius' must be positive."));
+  }
+
+  void MeshSource::create(Triangulation<3> &triangulation) const
+  {
+    Triangulation<3> coarse;
+    if (param.type == "box")
+      {
+        GridGenerator::subdivided_hyper_rectangle(coarse, param.box_subdivisions, param.min_corner, param.max_corner,
+                                                  /*colorize=*/true);
+        // colorize also numbers the cells by octant; the box is one material.
+        for (const auto &cell : coarse.active_cell_iterators())
+          cell->set_material_id(0);
+      }
+    else if (param.type == "gmsh")
+      {
+        GridIn<3> grid_in(coarse);
+        try
+          {
+            grid_in.read_msh(param.mesh_file);
+          }
+        catch (const std::exception &error)
+          {
+            AssertThrow(false, ExcMessage("Cannot read mesh file '" + param.mesh_file + "': " + error.what()));
+          }
+        GridTools::scale(param.scale, coarse);
+      }
+    else
+      {
+        Triangulation<2> section;
+        make_cross_section(section, param.type == "quarter cylinder", param.cross_section_refinements);
+        GridGenerator::extrude_triangulation(section, param.axial_subdivisions + 1, param.length, coarse);
+        // Scale the unit disk to the local radius: linear taper from Radius to Tip radius.
+        const double R0 = param.radius, R1 = param.tip_radius, L = param.length;
+        GridTools::transform(
+          [R0, R1, L](const Point<3> &p) {
+            const double R = R0 + (R1 - R0) * p[2] / L;
+            return Point<3>(R * p[0], R * p[1], p[2]);
+          },
+          coarse);
+        set_arm_boundary_ids(coarse, param.length, std::max(R0, R1));
+      }
+    if (param.distortion > 0)
+      GridTools::distort_random(param.distortion, coarse, /*keep_boundary=*/false, /*seed=*/42);
+    triangulation.copy_triangulation(coarse);
+    triangulation.refine_global(param.global_refinements);
+    check_cell_orientation(triangulation);
+  }
+
+  void MeshSource::check_cell_orientation(const Triangulation<3> &triangulation)
+  {
+    // Vertices catch cells folded at a corner, Gauss points cells that are inverted inside.
+    const FE_Q<3>       fe(1);
+    const MappingQ1<3>  mapping;
+    const QTrapezoid<1> trapezoid;
+    const QGauss<1>     gauss(2);
+    const QIterated<1>  both(trapezoid, 2); // vertices, edge midpoints, centre
+    for (const Quadrature<3> &quadrature : {Quadrature<3>(both), Quadrature<3>(QGauss<3>(2))})
+      {
+        FEValues<3> fe_values(mapping, fe, quadrature, update_jacobians);
+        std::string first_bad;
+        for (const auto &cell : triangulation.active_cell_iterators())
+          if (cell->is_locally_owned())
+            {
+              fe_values.reinit(cell);
+              const double h = cell->diameter();
+              for (unsigned int q = 0; q < quadrature.size(); ++q)
+                if (determinant(Tensor<2, 3>(fe_values.jacobian(q))) <= 1e-8 * h * h * h)
+                  {
+                    std::ostringstream where;
+                    where << "cell with centre (" << cell->center() << ") and material id "
+                          << cell->material_id();
+                    first_bad = where.str();
+                    break;
+                  }
+              if (!first_bad.empty())
+                break;
+            }
+        const bool bad = Utilities::MPI::logical_or(!first_bad.empty(), triangulation.get_communicator());
+        AssertThrow(!bad, ExcMessage("The mesh has an inverted or degenerate " +
+                                     (first_bad.empty() ? std::string("cell on another process") : first_bad) +
+                                     " (Jacobian determinant <= 0). Check the vertex order of that cell."));
+      }
+  }
+} // namespace hydrostat

@@ -1,0 +1,156 @@
+#include <deal.II/base/exceptions.h>
+#include <deal.II/dofs/dof_tools.h>
+#include <deal.II/fe/mapping_q1.h>
+#include <deal.II/lac/solver_control.h>
+#include <deal.II/lac/trilinos_precondition.h>
+#include <deal.II/lac/trilinos_solver.h>
+
+#include <hydrostat/solver/linear_solver.h>
+
+#include <Epetra_Map.h>
+#include <Epetra_MultiVector.h>
+#include <Teuchos_ParameterList.hpp>
+
+#include <map>
+#include <optional>
+
+namespace hydrostat
+{
+  using namespace dealii;
+
+  namespace
+  {
+    /// The six rigid-body modes (3 translations, 3 rotations about the centroid of the locally
+    /// owned support points) on the matrix's row map: the near-null space of elasticity that
+    /// smoothed-aggregation AMG needs to coarsen a vector problem well.
+    Epetra_MultiVector rigid_body_modes(const DoFHandler<3> &dof_handler, const Epetra_Map &map)
+    {
+      std::map<types::global_dof_index, Point<3>> support_points;
+      DoFTools::map_dofs_to_support_points(MappingQ1<3>(), dof_handler, support_points);
+      Epetra_MultiVector modes(map, 6, /*zero_out=*/true);
+      const auto        &fe = dof_handler.get_fe();
+      std::vector<types::global_dof_index> dofs(fe.n_dofs_per_cell());
+      for (const auto &cell : dof_handler.active_cell_iterators())
+        if (cell->is_locally_owned())
+          {
+            cell->get_dof_indices(dofs);
+            for (unsigned int i = 0; i < dofs.size(); ++i)
+              {
+                const int lid = map.LID(static_cast<int>(dofs[i]));
+                if (lid < 0)
+                  continue;
+                const unsigned int c = fe.system_to_component_index(i).first;
+                const Point<3>    &x = support_points[dofs[i]];
+                modes[c][lid]        = 1.0;
+                // Rotations about x, y, z: ω × x.
+                const double rot[3][3] = {{0, -x[2], x[1]}, {x[2], 0, -x[0]}, {-x[1], x[0], 0}};
+                for (unsigned int r = 0; r < 3; ++r)
+                  modes[3 + r][lid] = rot[r][c];
+              }
+          }
+      return modes;
+    }
+  } // namespace
+
+  void LinearSolver::declare_parameters(ParameterHandler &prm)
+  {
+    prm.enter_subsection("Linear solver");
+    prm.declare_entry("Solver type", "GMRES", Patterns::Selection("CG|GMRES|direct"),
+                      "CG (symmetric tangents only), GMRES (any), both with AMG; or direct.");
+    prm.declare_entry("Direct solver package", "Amesos_Klu", Patterns::Selection("Amesos_Klu|Amesos_Mumps"),
+                      "Trilinos Amesos package used by the direct solver.");
+    prm.declare_entry("Relative tolerance", "1e-8", Patterns::Double(0.0),
+                      "Iterative solvers stop at |r| <= tolerance |b|.");
+    prm.declare_entry("Max iterations", "1000", Patterns::Integer(1), "Iteration limit of CG/GMRES.");
+    prm.declare_entry("AMG smoother sweeps", "2", Patterns::Integer(1), "Chebyshev smoother sweeps of the AMG.");
+    prm.declare_entry("AMG aggregation threshold", "1e-4", Patterns::Double(0.0, 1.0),
+                      "ML aggregation threshold.");
+    prm.leave_subsection();
+  }
+
+  void LinearSolver::parse_parameters(ParameterHandler &prm)
+  {
+    prm.enter_subsection("Linear solver");
+    solver_type           = prm.get("Solver type");
+    direct_package        = prm.get("Direct solver package");
+    relative_tolerance    = prm.get_double("Relative tolerance");
+    max_iterations        = prm.get_integer("Max iterations");
+    smoother_sweeps       = prm.get_integer("AMG smoother sweeps");
+    aggregation_threshold = prm.get_double("AMG aggregation threshold");
+    prm.leave_subsection();
+    AssertThrow(relative_tolerance > 0.0 && relative_tolerance < 1.0,
+                ExcMessage("Parameter 'Linear solver/Relative tolerance' must lie in (0, 1), got " +
+                           std::to_string(relative_tolerance) + "."));
+  }
+
+  LinearSolver::Statistics LinearSolver::solve(const TrilinosWrappers::SparseMatrix &A,
+                                               TrilinosWrappers::MPI::Vector       &x,
+                                               const TrilinosWrappers::MPI::Vector &b,
+                                               const DoFHandler<3>                 &dof_handler,
+                                               TimerOutput                         *timer) const
+  {
+    Statistics statistics;
+    if (solver_type == "direct")
+      {
+        std::optional<TimerOutput::Scope> scope;
+        if (timer)
+          scope.emplace(*timer, "linear solve");
+        SolverControl                      control(1, 0);
+        TrilinosWrappers::SolverDirect     direct(control,
+                                              TrilinosWrappers::SolverDirect::AdditionalData(false, direct_package));
+        try
+          {
+            direct.solve(A, x, b);
+          }
+        catch (const std::exception &error)
+          {
+            AssertThrow(false, ExcMessage("Direct solver '" + direct_package + "' (parameter 'Linear solver/Direct "
+                                          "solver package') failed: " + error.what()));
+          }
+        statistics.iterations = 1;
+        return statistics;
+      }
+
+    TrilinosWrappers::PreconditionAMG amg;
+    {
+      std::optional<TimerOutput::Scope> scope;
+      if (timer)
+        scope.emplace(*timer, "preconditioner setup");
+      TrilinosWrappers::PreconditionAMG::AdditionalData data;
+      data.elliptic              = true;
+      data.higher_order_elements = dof_handler.get_fe().degree > 1;
+      data.smoother_sweeps       = smoother_sweeps;
+      data.aggregation_threshold = aggregation_threshold;
+      Teuchos::ParameterList              list;
+      std::unique_ptr<Epetra_MultiVector> unused_constant_modes;
+      data.set_parameters(list, unused_constant_modes, A);
+      Epetra_MultiVector modes = rigid_body_modes(dof_handler, A.trilinos_matrix().RowMap());
+      list.set("null space: type", "pre-computed");
+      list.set("null space: dimension", modes.NumVectors());
+      list.set("null space: vectors", modes.Values());
+      amg.initialize(A, list);
+    }
+
+    std::optional<TimerOutput::Scope> scope;
+    if (timer)
+      scope.emplace(*timer, "linear solve");
+    SolverControl control(max_iterations, relative_tolerance * b.l2_norm());
+    try
+      {
+        if (solver_type == "CG")
+          TrilinosWrappers::SolverCG(control).solve(A, x, b, amg);
+        else
+          TrilinosWrappers::SolverGMRES(control, TrilinosWrappers::SolverGMRES::AdditionalData(false, 200))
+            .solve(A, x, b, amg);
+      }
+    catch (const SolverControl::NoConvergence &)
+      {
+        AssertThrow(false, ExcMessage(solver_type + " did not reach the relative tolerance " +
+                                      std::to_string(relative_tolerance) + " in " + std::to_string(max_iterations) +
+                                      " iterations (parameters 'Linear solver/Max iterations', 'Relative "
+                                      "tolerance'); try GMRES or the direct solver."));
+      }
+    statistics.iterations = control.last_step();
+    return statistics;
+  }
+} // namespace hydrostat

@@ -1,0 +1,55 @@
+#include <deal.II/base/exceptions.h>
+
+#include <hydrostat/solver/newmark.h>
+
+namespace hydrostat
+{
+  using namespace dealii;
+
+  void NewmarkIntegrator::declare_parameters(ParameterHandler &prm)
+  {
+    prm.enter_subsection("Time integration");
+    prm.declare_entry("Mode", "dynamic", Patterns::Selection("dynamic|quasi-static"),
+                      "dynamic: Newmark with inertia; quasi-static: a sequence of equilibria.");
+    prm.declare_entry("Newmark beta", "0.25", Patterns::Double(0.0, 0.5), "Newmark beta.");
+    prm.declare_entry("Newmark gamma", "0.5", Patterns::Double(0.0, 1.0), "Newmark gamma.");
+    prm.declare_entry("Mass damping", "0", Patterns::Double(0.0),
+                      "Rayleigh mass-proportional damping alpha_M [1/s]: force alpha_M M v.");
+    prm.declare_entry("Stiffness damping", "0", Patterns::Double(0.0),
+                      "Rayleigh stiffness-proportional damping beta_K [s]: force beta_K K0 v, K0 the "
+                      "small-strain stiffness of the tissue.");
+    prm.leave_subsection();
+  }
+
+  void NewmarkIntegrator::parse_parameters(ParameterHandler &prm)
+  {
+    prm.enter_subsection("Time integration");
+    set(prm.get("Mode") == "dynamic", prm.get_double("Newmark beta"), prm.get_double("Newmark gamma"),
+        prm.get_double("Mass damping"), prm.get_double("Stiffness damping"));
+    prm.leave_subsection();
+  }
+
+  void NewmarkIntegrator::set(const bool dynamic, const double beta, const double gamma, const double mass_damping,
+                              const double stiffness_damping)
+  {
+    AssertThrow(!dynamic || beta > 0.0,
+                ExcMessage("Parameter 'Time integration/Newmark beta' must be > 0 (implicit Newmark)."));
+    AssertThrow(!dynamic || gamma >= 0.5,
+                ExcMessage("Parameter 'Time integration/Newmark gamma' must be >= 0.5 for stability."));
+    is_dynamic     = dynamic;
+    newmark_beta   = beta;
+    newmark_gamma  = gamma;
+    alpha_mass     = mass_damping;
+    beta_stiffness = stiffness_damping;
+  }
+
+  NewmarkIntegrator::Coefficients NewmarkIntegrator::coefficients(const double dt) const
+  {
+    if (!is_dynamic)
+      return {0.0, 0.0, 0.0, 1.0 / dt, 0.0, 0.0};
+    const double b = newmark_beta, g = newmark_gamma;
+    const double a_u = 1.0 / (b * dt * dt), a_v = 1.0 / (b * dt), a_a = 0.5 / b - 1.0;
+    // v₊ = v + Δt (1 − γ) a + Δt γ a₊
+    return {a_u, a_v, a_a, dt * g * a_u, 1.0 - dt * g * a_v, dt * (1.0 - g) - dt * g * a_a};
+  }
+} // namespace hydrostat

@@ -1,0 +1,71 @@
+#include <deal.II/base/exceptions.h>
+
+#include <hydrostat/solver/newton_control.h>
+
+namespace hydrostat
+{
+  using namespace dealii;
+
+  void NewtonControl::declare_parameters(ParameterHandler &prm)
+  {
+    const NewtonControl d;
+    prm.enter_subsection("Newton");
+    prm.declare_entry("Max iterations", std::to_string(d.max_iterations), Patterns::Integer(1),
+                      "Newton iterations per step before the step is cut back.");
+    prm.declare_entry("Relative residual", "1e-8", Patterns::Double(0.0),
+                      "Residual tolerance relative to the largest residual met so far.");
+    prm.declare_entry("Absolute residual", "1e-12", Patterns::Double(0.0), "Residual tolerance [N].");
+    prm.declare_entry("Relative update", "1e-8", Patterns::Double(0.0),
+                      "Update tolerance relative to the norm of the displacement vector.");
+    prm.declare_entry("Absolute update", "1e-14", Patterns::Double(0.0), "Update tolerance [m].");
+    prm.declare_entry("Line search", "true", Patterns::Bool(), "Backtracking line search.");
+    prm.declare_entry("Line search steps", "5", Patterns::Integer(0, 30), "Halvings of the step at most.");
+    prm.declare_entry("Verbose", "false", Patterns::Bool(),
+                      "Print the residual, update and line-search factor of every iteration.");
+    prm.leave_subsection();
+  }
+
+  void NewtonControl::parse_parameters(ParameterHandler &prm)
+  {
+    prm.enter_subsection("Newton");
+    max_iterations    = prm.get_integer("Max iterations");
+    residual_relative = prm.get_double("Relative residual");
+    residual_absolute = prm.get_double("Absolute residual");
+    update_relative   = prm.get_double("Relative update");
+    update_absolute   = prm.get_double("Absolute update");
+    line_search       = prm.get_bool("Line search");
+    line_search_steps = prm.get_integer("Line search steps");
+    verbose           = prm.get_bool("Verbose");
+    prm.leave_subsection();
+    AssertThrow(residual_relative > 0 || residual_absolute > 0,
+                ExcMessage("Parameters 'Newton/Relative residual' and 'Newton/Absolute residual' are both 0: "
+                           "Newton could never converge."));
+  }
+
+  void TimeStepControl::declare_parameters(ParameterHandler &prm)
+  {
+    prm.enter_subsection("Time stepping");
+    prm.declare_entry("End time", "1", Patterns::Double(0.0), "Simulated time [s].");
+    prm.declare_entry("Time step", "0.01", Patterns::Double(0.0), "Nominal time step [s].");
+    prm.declare_entry("Minimum time step", "1e-6", Patterns::Double(0.0),
+                      "Smallest step [s] the automatic cut-back may reach before the run stops.");
+    prm.declare_entry("Cut-back factor", "0.5", Patterns::Double(0.0, 1.0),
+                      "Factor applied to the step when Newton fails or an element inverts.");
+    prm.leave_subsection();
+  }
+
+  void TimeStepControl::parse_parameters(ParameterHandler &prm)
+  {
+    prm.enter_subsection("Time stepping");
+    end_time     = prm.get_double("End time");
+    time_step    = prm.get_double("Time step");
+    minimum_step = prm.get_double("Minimum time step");
+    cut_back     = prm.get_double("Cut-back factor");
+    prm.leave_subsection();
+    AssertThrow(time_step > 0, ExcMessage("Parameter 'Time stepping/Time step' must be positive."));
+    AssertThrow(minimum_step > 0 && minimum_step <= time_step,
+                ExcMessage("Parameter 'Time stepping/Minimum time step' must lie in (0, Time step]."));
+    AssertThrow(cut_back > 0 && cut_back < 1,
+                ExcMessage("Parameter 'Time stepping/Cut-back factor' must lie in (0, 1)."));
+  }
+} // namespace hydrostat

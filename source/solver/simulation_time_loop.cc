@@ -1,0 +1,403 @@
+// The time loop of Simulation: Newton–Raphson per step with line search and cut-back,
+// Newmark update, global quantities, output.
+#include <deal.II/base/exceptions.h>
+#include <deal.II/base/utilities.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/numerics/data_out.h>
+
+#include <hydrostat/solver/simulation.h>
+
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace hydrostat
+{
+  using namespace dealii;
+
+  namespace
+  {
+    std::string scientific(const double x, const int digits = 3)
+    {
+      std::ostringstream s;
+      s << std::scientific << std::setprecision(digits) << x;
+      return s.str();
+    }
+  } // namespace
+
+  bool Simulation::newton_solve(const double dt)
+  {
+    newton_residuals.clear();
+    Vector u, u_ghost(owned_dofs, relevant_dofs, comm), du, residual, rhs, trial_residual;
+    for (Vector *v : {&u, &du, &residual, &rhs, &trial_residual})
+      reinit_vector(*v);
+    // Predictor: u_n + Δt v_n + ½ Δt² a_n (constant acceleration; in quasi-static mode, where
+    // a = 0 and v is the last step's rate, a linear extrapolation). Starting from u_n instead
+    // makes the first Newton step linearise every rotation of the step, which in bending of
+    // nearly incompressible tissue produces a large spurious volume change.
+    u = u_n;
+    u.add(dt, v_n, 0.5 * dt * dt, a_n);
+    AffineConstraints<double> inhomogeneous, homogeneous;
+
+    for (unsigned int it = 0; it <= newton.max_iterations; ++it)
+      {
+        u_ghost = u;
+        make_constraints(u_ghost, current_time + dt, inhomogeneous, homogeneous);
+        if (!assemble(u, dt, residual, &tangent, &rhs, inhomogeneous, homogeneous))
+          return false;
+        const double r = residual.l2_norm();
+        newton_residuals.push_back(r);
+        if (!std::isfinite(r))
+          return false;
+        residual_reference = std::max(residual_reference, r);
+
+        // Prescribed displacements not yet applied count as an unconverged update.
+        double pending_increment = 0;
+        for (const auto line : inhomogeneous.get_lines())
+          pending_increment = std::max(pending_increment, std::abs(line.inhomogeneity));
+        pending_increment = Utilities::MPI::max(pending_increment, comm);
+
+        const bool residual_ok =
+          r <= std::max(newton.residual_absolute, newton.residual_relative * residual_reference);
+        const bool update_ok =
+          it > 0 && du.l2_norm() <= std::max(newton.update_absolute, newton.update_relative * u.l2_norm());
+        if (residual_ok && pending_increment == 0 && (update_ok || r == 0 || it == 0))
+          {
+            u_n = u; // accepted below by accept_step
+            return true;
+          }
+        if (it == newton.max_iterations)
+          return false;
+
+        du = 0;
+        const auto statistics   = linear_solver.solve(tangent, du, rhs, dof_handler, &timer);
+        last_linear_iterations  = statistics.iterations;
+        inhomogeneous.distribute(du);
+
+        // Backtracking: halve the step while it inverts an element or, with line search on and
+        // no prescribed displacement pending (applying one changes the problem and may raise the
+        // residual), while it does not decrease |R| (Armijo, c = 1e-4). Without line search an
+        // inversion is found at the next assembly and cuts the time step.
+        double alpha = 1.0;
+        for (unsigned int ls = 0;; ++ls)
+          {
+            Vector trial = u;
+            trial.add(alpha, du);
+            if (!newton.line_search || ls == newton.line_search_steps)
+              {
+                u = trial;
+                break;
+              }
+            const bool ok = assemble(trial, dt, trial_residual, nullptr, nullptr, homogeneous, homogeneous);
+            if (ok && (pending_increment > 0 || trial_residual.l2_norm() <= (1.0 - 1e-4 * alpha) * r))
+              {
+                u = trial;
+                break;
+              }
+            alpha *= 0.5;
+          }
+        if (newton.verbose)
+          pcout << "    Newton " << it << ": |R| = " << scientific(r, 3) << ", |du| = " << scientific(du.l2_norm(), 3)
+                << ", line search " << alpha << ", linear iterations " << statistics.iterations << std::endl;
+      }
+    return false;
+  }
+
+  double Simulation::advance(const double dt_nominal)
+  {
+    double dt = dt_nominal;
+    while (true)
+      {
+        const Vector u_start = u_n;
+        if (newton_solve(dt))
+          {
+            accept_step(dt);
+            return dt;
+          }
+        u_n = u_start;
+        const double reduced = dt * stepping.cut_back;
+        AssertThrow(reduced >= stepping.minimum_step * (1 - 1e-12),
+                    ExcMessage("Newton did not converge at t = " + scientific(current_time + dt) +
+                               " s even with the time step cut to " + scientific(dt) +
+                               " s (parameter 'Time stepping/Minimum time step' = " +
+                               scientific(stepping.minimum_step) +
+                               "). Last residuals: " +
+                               (newton_residuals.empty() ? std::string("none") :
+                                                           scientific(newton_residuals.front()) + " ... " +
+                                                             scientific(newton_residuals.back())) +
+                               ". Try a smaller Time step, a finer mesh, or check loads and constraints."));
+        pcout << "  step cut back: dt " << scientific(dt, 2) << " -> " << scientific(reduced, 2) << " s ("
+              << (newton_residuals.empty() ? "" : "residual " + scientific(newton_residuals.back(), 2) + ", ")
+              << newton_residuals.size() << " iterations)" << std::endl;
+        dt = reduced;
+      }
+  }
+
+  void Simulation::accept_step(const double dt)
+  {
+    // u_n already holds u₊; form a₊, v₊ from the previous state (ghosted copies).
+    const auto c = newmark.coefficients(dt);
+    Vector     u_old(owned_dofs, comm), v_new(owned_dofs, comm), a_new(owned_dofs, comm), v_old(owned_dofs, comm),
+      a_old(owned_dofs, comm);
+    u_old = u_n_ghost;
+    v_old = v_n_ghost;
+    a_old = a_n_ghost;
+    Vector du = u_n;
+    du -= u_old;
+    if (newmark.dynamic())
+      {
+        a_new = du;
+        a_new *= c.a_u;
+        a_new.add(-c.a_v, v_old, -c.a_a, a_old);
+      }
+    v_new = du;
+    v_new *= c.v_u;
+    v_new.add(c.v_v, v_old, c.v_a, a_old);
+    v_n = v_new;
+    a_n = a_new;
+    u_n_ghost = u_n;
+    v_n_ghost = v_n;
+    a_n_ghost = a_n;
+    current_time += dt;
+    // External work of the step by the trapezoidal rule on the load vectors.
+    const Vector f_old = f_ext_n;
+    update_global_quantities(false);
+    Vector f_mean = f_old;
+    f_mean += f_ext_n;
+    quantities.external_work += 0.5 * (f_mean * du);
+  }
+
+  void Simulation::update_global_quantities(const bool first)
+  {
+    FEValues<3>     fe_values(*fe, *quadrature, update_values | update_gradients | update_quadrature_points |
+                                                 update_JxW_values);
+    FEFaceValues<3> fe_face_values(*fe, *face_quadrature, update_values | update_gradients |
+                                                           update_quadrature_points | update_normal_vectors |
+                                                           update_JxW_values);
+    const unsigned int n_dofs = fe->n_dofs_per_cell();
+    dealii::Vector<double> u_local(n_dofs), v_local(n_dofs), f_local(n_dofs);
+    std::vector<types::global_dof_index> dofs(n_dofs);
+    const bool   three_field = formulation.type == Formulation::Type::three_field;
+    double       kinetic = 0, strain = 0, volume = 0;
+    f_ext_n              = 0;
+    AffineConstraints<double> none;
+    none.close();
+
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      if (cell->is_locally_owned())
+        {
+          fe_values.reinit(cell);
+          cell->get_dof_indices(dofs);
+          cell->get_dof_values(u_n_ghost, u_local);
+          cell->get_dof_values(v_n_ghost, v_local);
+          const auto &tissue = materials[cell->material_id()];
+          double      cell_volume = 0, cell_J = 0, cell_W_iso = 0, cell_W = 0;
+          f_local             = 0;
+          for (unsigned int q = 0; q < quadrature->size(); ++q)
+            {
+              Tensor<2, 3> F = unit_symmetric_tensor<3>();
+              Tensor<1, 3> v;
+              for (unsigned int i = 0; i < n_dofs; ++i)
+                {
+                  const unsigned int c = fe->system_to_component_index(i).first;
+                  F[c] += u_local[i] * fe_values.shape_grad(i, q);
+                  v[c] += v_local[i] * fe_values.shape_value(i, q);
+                }
+              const double JxW = fe_values.JxW(q);
+              kinetic += 0.5 * tissue.density * v * v * JxW;
+              cell_volume += JxW;
+              cell_J += determinant(F) * JxW;
+              cell_W_iso += tissue.law.isochoric_energy(F) * JxW;
+              cell_W += tissue.law.energy(F) * JxW;
+              const Tensor<1, 3> g = boundary_conditions.body_acceleration().vector_value(
+                fe_values.quadrature_point(q), current_time);
+              for (unsigned int i = 0; i < n_dofs; ++i)
+                f_local[i] += tissue.density * g[fe->system_to_component_index(i).first] *
+                              fe_values.shape_value(i, q) * JxW;
+            }
+          volume += cell_J;
+          // Three-field: W = W_iso(F) + U(J̃), with J̃ the cell projection of J (exact for
+          // k = 1, where J̃ is the cell mean; for k > 1 the mean is used here).
+          strain += three_field ? cell_W_iso + tissue.law.U(cell_J / cell_volume) * cell_volume : cell_W;
+
+          for (const auto &face : cell->face_iterators())
+            if (face->at_boundary())
+              for (const auto &load : boundary_conditions.loads())
+                if (face->boundary_id() == load.boundary_id)
+                  {
+                    fe_face_values.reinit(cell, face);
+                    for (unsigned int q = 0; q < face_quadrature->size(); ++q)
+                      {
+                        const Point<3> &X = fe_face_values.quadrature_point(q);
+                        Tensor<1, 3>    traction;
+                        if (load.type == BoundaryConditions::Load::Type::dead_traction)
+                          traction = load.value->vector_value(X, current_time);
+                        else
+                          {
+                            Tensor<2, 3> F = unit_symmetric_tensor<3>();
+                            for (unsigned int i = 0; i < n_dofs; ++i)
+                              F[fe->system_to_component_index(i).first] +=
+                                u_local[i] * fe_face_values.shape_grad(i, q);
+                            traction = -load.value->value(X, current_time) * determinant(F) *
+                                       (transpose(invert(F)) * fe_face_values.normal_vector(q));
+                          }
+                        for (unsigned int i = 0; i < n_dofs; ++i)
+                          f_local[i] += traction[fe->system_to_component_index(i).first] *
+                                        fe_face_values.shape_value(i, q) * fe_face_values.JxW(q);
+                      }
+                  }
+          none.distribute_local_to_global(f_local, dofs, f_ext_n);
+        }
+    f_ext_n.compress(VectorOperation::add);
+    quantities.kinetic_energy = Utilities::MPI::sum(kinetic, comm);
+    quantities.strain_energy  = Utilities::MPI::sum(strain, comm);
+    quantities.volume         = Utilities::MPI::sum(volume, comm);
+    if (first)
+      quantities.external_work = 0;
+  }
+
+  std::vector<Tensor<1, 3>> Simulation::probe_displacements() const
+  {
+    return probes ? probes->values(u_n_ghost) : std::vector<Tensor<1, 3>>();
+  }
+
+  std::vector<Tensor<1, 3>> Simulation::probe_velocities() const
+  {
+    return probes ? probes->values(v_n_ghost) : std::vector<Tensor<1, 3>>();
+  }
+
+  void Simulation::write_csv_row(const unsigned int step, const double dt, const unsigned int newton_iterations)
+  {
+    if (!csv)
+      {
+        std::vector<std::string> columns{"step", "time", "dt", "newton_iterations", "kinetic_energy",
+                                         "strain_energy", "external_work", "total_energy", "volume"};
+        for (unsigned int k = 0; k < output.probe_points.size(); ++k)
+          for (const std::string quantity : {"x", "y", "z", "ux", "uy", "uz", "vx", "vy", "vz"})
+            columns.push_back("p" + std::to_string(k) + "_" + quantity);
+        csv = std::make_unique<CsvSeries>(output.directory + "/" + output.base_name + ".csv", columns, comm);
+      }
+    const auto          &q = quantities;
+    std::vector<double> row{double(step), current_time, dt, double(newton_iterations), q.kinetic_energy,
+                            q.strain_energy, q.external_work, q.kinetic_energy + q.strain_energy - q.external_work,
+                            q.volume};
+    const auto displacements = probe_displacements();
+    const auto velocities    = probe_velocities();
+    for (unsigned int k = 0; k < output.probe_points.size(); ++k)
+      {
+        for (unsigned int d = 0; d < 3; ++d)
+          row.push_back(output.probe_points[k][d] + displacements[k][d]);
+        for (unsigned int d = 0; d < 3; ++d)
+          row.push_back(displacements[k][d]);
+        for (unsigned int d = 0; d < 3; ++d)
+          row.push_back(velocities[k][d]);
+      }
+    csv->write_row(row);
+  }
+
+  void Simulation::write_output(const unsigned int step)
+  {
+    if (!output.paraview)
+      return;
+    TimerOutput::Scope scope(timer, "output");
+    if (!paraview)
+      paraview = std::make_unique<ParaViewSeries>(output.directory, output.base_name, comm);
+
+    // Cell averages of J, Cauchy stress and, for the three-field element, p̃ (= U'(J̃) on the
+    // cell mean) and J̃.
+    const unsigned int n_cells = triangulation.n_active_cells();
+    // pressure: the volumetric stress U'(J) [Pa], positive in tension (p̃ of the three-field element).
+    std::vector<dealii::Vector<float>> fields(12, dealii::Vector<float>(n_cells));
+    const char *names[12] = {"J",         "cauchy_xx", "cauchy_yy", "cauchy_zz", "cauchy_xy",  "cauchy_xz",
+                             "cauchy_yz", "von_mises", "pressure",  "J_tilde",   "material_id", "mpi_rank"};
+    FEValues<3>   fe_values(*fe, *quadrature, update_gradients | update_JxW_values);
+    const unsigned int n_dofs = fe->n_dofs_per_cell();
+    dealii::Vector<double> u_local(n_dofs);
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      if (cell->is_locally_owned())
+        {
+          fe_values.reinit(cell);
+          cell->get_dof_values(u_n_ghost, u_local);
+          const auto           &law = materials[cell->material_id()].law;
+          double                volume = 0, J_mean = 0;
+          SymmetricTensor<2, 3> sigma_iso_mean;
+          for (unsigned int q = 0; q < quadrature->size(); ++q)
+            {
+              Tensor<2, 3> F = unit_symmetric_tensor<3>();
+              for (unsigned int i = 0; i < n_dofs; ++i)
+                F[fe->system_to_component_index(i).first] += u_local[i] * fe_values.shape_grad(i, q);
+              const double J = determinant(F);
+              volume += fe_values.JxW(q);
+              J_mean += J * fe_values.JxW(q);
+              sigma_iso_mean += law.tau_iso(F) / J * fe_values.JxW(q);
+            }
+          J_mean /= volume;
+          sigma_iso_mean /= volume;
+          const double          p     = law.dU_dJ(J_mean);
+          SymmetricTensor<2, 3> sigma = sigma_iso_mean + p * unit_symmetric_tensor<3>();
+          const unsigned int    k     = cell->active_cell_index();
+          fields[0][k]                = J_mean;
+          const unsigned int idx[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+          for (unsigned int s = 0; s < 6; ++s)
+            fields[1 + s][k] = sigma[idx[s][0]][idx[s][1]];
+          fields[7][k]  = std::sqrt(1.5) * deviator(sigma).norm();
+          fields[8][k]  = p;
+          fields[9][k]  = J_mean;
+          fields[10][k] = cell->material_id();
+          fields[11][k] = Utilities::MPI::this_mpi_process(comm);
+        }
+
+    DataOut<3> data_out;
+    data_out.attach_dof_handler(dof_handler);
+    const std::vector<DataComponentInterpretation::DataComponentInterpretation> vector_field(
+      3, DataComponentInterpretation::component_is_part_of_vector);
+    data_out.add_data_vector(u_n_ghost, std::vector<std::string>(3, "displacement"), DataOut<3>::type_dof_data,
+                             vector_field);
+    data_out.add_data_vector(v_n_ghost, std::vector<std::string>(3, "velocity"), DataOut<3>::type_dof_data,
+                             vector_field);
+    for (unsigned int f = 0; f < fields.size(); ++f)
+      if (f != 9 || formulation.type == Formulation::Type::three_field)
+        data_out.add_data_vector(fields[f], names[f], DataOut<3>::type_cell_data);
+    data_out.build_patches(formulation.degree);
+    paraview->write(data_out, current_time, step);
+  }
+
+  void Simulation::run()
+  {
+    const auto wall_start = std::chrono::steady_clock::now();
+    setup();
+    write_output(0);
+    write_csv_row(0, 0.0, 0);
+    pcout << "Time stepping to t = " << stepping.end_time << " s (" << (newmark.dynamic() ? "Newmark" : "quasi-static")
+          << ", dt = " << stepping.time_step << " s)" << std::endl;
+
+    unsigned int step = 0;
+    double       dt   = stepping.time_step;
+    while (current_time < stepping.end_time * (1 - 1e-12))
+      {
+        const double remaining = stepping.end_time - current_time;
+        const double taken     = advance(std::min(dt, remaining));
+        ++step;
+        // Grow back towards the nominal step after a cut-back.
+        dt = std::min(stepping.time_step, taken / stepping.cut_back);
+        const double wall =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        pcout << "step " << std::setw(5) << step << "  t = " << scientific(current_time) << " s  dt = "
+              << scientific(taken, 2) << " s  Newton " << std::setw(2) << newton_residuals.size() - 1
+              << "  |R| " << scientific(newton_residuals.back(), 2) << "  linear its " << last_linear_iterations
+              << "  wall " << std::fixed << std::setprecision(1) << wall << " s" << std::defaultfloat << std::endl;
+        write_csv_row(step, taken, newton_residuals.size() - 1);
+        if (step % output.interval == 0 || current_time >= stepping.end_time * (1 - 1e-12))
+          write_output(step);
+      }
+    pcout << "Finished at t = " << current_time << " s after " << step << " steps; energies [J]: kinetic "
+          << quantities.kinetic_energy << ", strain " << quantities.strain_energy << ", external work "
+          << quantities.external_work << std::endl;
+    if (csv)
+      pcout << "Time series: " << csv->path() << std::endl;
+    if (output.paraview)
+      pcout << "ParaView: " << output.directory << "/" << output.base_name << ".pvd" << std::endl;
+    timer.print_summary();
+  }
+} // namespace hydrostat
