@@ -7,6 +7,8 @@
 
 #include <filesystem>
 #include <iostream>
+#include <memory>
+#include <streambuf>
 #include <string>
 
 namespace
@@ -25,6 +27,32 @@ directory named in the case's 'Output' subsection.
     AssertThrow(std::filesystem::exists(file), dealii::ExcMessage("Case file '" + file + "' does not exist."));
     prm.parse_input(file);
   }
+
+  /// Discards what is written to it.
+  class NullBuffer : public std::streambuf
+  {
+  protected:
+    int overflow(int c) override { return c; }
+  };
+
+  /**
+   * Parses every parameter of the case (the Simulation constructor does) on this process alone
+   * and with std::cerr silenced, so that a bad value throws with only its message: a
+   * Simulation on MPI_COMM_WORLD destroyed by the exception would have its parallel
+   * TimerOutput print an "uncaught exception" banner on stderr, and muParser writes its own
+   * diagnostics to std::cerr.
+   */
+  void check_parameters(dealii::ParameterHandler &prm)
+  {
+    NullBuffer   null;
+    std::ostream discard(&null);
+    struct Silence
+    {
+      std::streambuf *saved;
+      ~Silence() { std::cerr.rdbuf(saved); }
+    } silence{std::cerr.rdbuf(&null)};
+    const hydrostat::Simulation parsed(prm, MPI_COMM_SELF, discard);
+  }
 } // namespace
 
 int main(int argc, char **argv)
@@ -32,6 +60,9 @@ int main(int argc, char **argv)
   dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
   const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
   const std::vector<std::string> args(argv + 1, argv + argc);
+  // Outside the try block, so that an exception from setup() or run() is caught before the
+  // Simulation (and its parallel TimerOutput) is destroyed.
+  std::unique_ptr<hydrostat::Simulation> simulation;
   try
     {
       dealii::ParameterHandler prm;
@@ -51,10 +82,11 @@ int main(int argc, char **argv)
       if (args.size() == 2 && args[0] == "--check")
         {
           read_case(prm, args[1]);
-          hydrostat::Simulation simulation(prm, MPI_COMM_WORLD, std::cout);
-          simulation.setup();
+          check_parameters(prm);
+          simulation = std::make_unique<hydrostat::Simulation>(prm, MPI_COMM_WORLD, std::cout);
+          simulation->setup();
           if (root)
-            std::cout << args[1] << ": OK (" << simulation.n_dofs() << " DoFs)" << std::endl;
+            std::cout << args[1] << ": OK (" << simulation->n_dofs() << " DoFs)" << std::endl;
           return 0;
         }
       if (args.size() != 1 || args[0].rfind("-", 0) == 0)
@@ -64,8 +96,9 @@ int main(int argc, char **argv)
           return 2;
         }
       read_case(prm, args[0]);
-      hydrostat::Simulation simulation(prm, MPI_COMM_WORLD, std::cout);
-      simulation.run();
+      check_parameters(prm);
+      simulation = std::make_unique<hydrostat::Simulation>(prm, MPI_COMM_WORLD, std::cout);
+      simulation->run();
     }
   catch (const std::exception &error)
     {

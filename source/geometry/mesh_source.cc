@@ -13,6 +13,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <sstream>
 
 namespace hydrostat
@@ -118,6 +119,13 @@ namespace hydrostat
         AssertThrow(!param.mesh_file.empty(), ExcMessage("Parameter 'Mesh/Mesh file' is empty but Mesh/Type = gmsh."));
         AssertThrow(std::filesystem::exists(param.mesh_file),
                     ExcMessage("Mesh file '" + param.mesh_file + "' (parameter 'Mesh/Mesh file') does not exist."));
+        // Gmsh would read anything else as a .geo script, and abort the program on a syntax error.
+        std::ifstream file(param.mesh_file);
+        std::string   first_line;
+        std::getline(file, first_line);
+        AssertThrow(Utilities::trim(first_line) == "$MeshFormat",
+                    ExcMessage("Mesh file '" + param.mesh_file + "' (parameter 'Mesh/Mesh file') is not a Gmsh .msh "
+                               "file: its first line is not $MeshFormat."));
       }
     if (param.type != "box" && param.type != "gmsh")
       AssertThrow(param.length > 0 && param.radius > 0 && param.tip_radius > 0,
@@ -142,9 +150,24 @@ namespace hydrostat
           {
             grid_in.read_msh(param.mesh_file);
           }
+        catch (const ExceptionBase &error)
+          {
+            std::ostringstream text; // the message only, without deal.II's source location
+            error.print_info(text);
+            AssertThrow(false, ExcMessage("Cannot read mesh file '" + param.mesh_file +
+                                          "': " + Utilities::trim(text.str())));
+          }
         catch (const std::exception &error)
           {
             AssertThrow(false, ExcMessage("Cannot read mesh file '" + param.mesh_file + "': " + error.what()));
+          }
+        catch (const std::string &error) // what the Gmsh library throws
+          {
+            AssertThrow(false, ExcMessage("Cannot read mesh file '" + param.mesh_file + "': " + error));
+          }
+        catch (...)
+          {
+            AssertThrow(false, ExcMessage("Cannot read mesh file '" + param.mesh_file + "' (Gmsh failed)."));
           }
         GridTools::scale(param.scale, coarse);
       }
@@ -199,10 +222,10 @@ namespace hydrostat
               if (!first_bad.empty())
                 break;
             }
-        const bool bad = Utilities::MPI::logical_or(!first_bad.empty(), triangulation.get_communicator());
-        AssertThrow(!bad, ExcMessage("The mesh has an inverted or degenerate " +
-                                     (first_bad.empty() ? std::string("cell on another process") : first_bad) +
-                                     " (Jacobian determinant <= 0). Check the vertex order of that cell."));
+        // Every rank reports the first bad cell of the lowest rank that has one.
+        for (const std::string &bad : Utilities::MPI::all_gather(triangulation.get_communicator(), first_bad))
+          AssertThrow(bad.empty(), ExcMessage("The mesh has an inverted or degenerate " + bad +
+                                              " (Jacobian determinant <= 0). Check the vertex order of that cell."));
       }
   }
 } // namespace hydrostat
