@@ -9,6 +9,7 @@
 #include <deal.II/grid/grid_tools.h>
 #include <deal.II/grid/manifold_lib.h>
 
+#include <hydrostat/base/space_time_function.h>
 #include <hydrostat/geometry/mesh_source.h>
 
 #include <cmath>
@@ -83,6 +84,11 @@ namespace hydrostat
                       "gmsh: path of the .msh file (relative to the working directory).");
     prm.declare_entry("Scale", "1", Patterns::Double(0.0), "gmsh: factor applied to the file's coordinates.");
     prm.declare_entry("Global refinements", "0", Patterns::Integer(0, 10), "Uniform refinements of the whole mesh.");
+    prm.declare_entry("Material id field", "", Patterns::Anything(),
+                      "Optional expression of the reference position x, y, z [m] whose value, rounded, "
+                      "becomes the material id of each cell (taken at the cell centre), e.g. "
+                      "'z > 0.05314 ? 1 : 0' for a passive club at the tip of a squid stalk. Empty: the "
+                      "generator's ids (0) or the Gmsh physical volume tags.");
     prm.declare_entry("Distortion", "0", Patterns::Double(0.0, 0.4),
                       "Moves every vertex of the coarse mesh randomly (fixed seed) by up to this fraction of "
                       "the shortest adjacent edge: for robustness and verification tests.");
@@ -107,6 +113,9 @@ namespace hydrostat
     param.scale                     = prm.get_double("Scale");
     param.global_refinements        = prm.get_integer("Global refinements");
     param.distortion                = prm.get_double("Distortion");
+    param.material_id_field         = prm.get("Material id field");
+    if (!param.material_id_field.empty())
+      SpaceTimeFunction(param.material_id_field, 1, "Mesh/Material id field"); // report syntax errors now
     prm.leave_subsection();
     if (param.tip_radius < 0)
       param.tip_radius = param.radius;
@@ -185,6 +194,17 @@ namespace hydrostat
           },
           coarse);
         set_arm_boundary_ids(coarse, param.length, std::max(R0, R1));
+      }
+    if (!param.material_id_field.empty())
+      {
+        const SpaceTimeFunction field(param.material_id_field, 1, "Mesh/Material id field");
+        for (const auto &cell : coarse.active_cell_iterators())
+          {
+            const double id = std::round(field.value(cell->center(), 0.0));
+            AssertThrow(id >= 0 && id < 255, ExcMessage("Parameter 'Mesh/Material id field' gives " +
+                                                        std::to_string(id) + ", not a material id in 0-254."));
+            cell->set_material_id(static_cast<types::material_id>(id));
+          }
       }
     if (param.distortion > 0)
       GridTools::distort_random(param.distortion, coarse, /*keep_boundary=*/false, /*seed=*/42);

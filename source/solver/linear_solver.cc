@@ -5,6 +5,7 @@
 #include <deal.II/lac/trilinos_precondition.h>
 #include <deal.II/lac/trilinos_solver.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/solver/linear_solver.h>
 
 #include <Epetra_Map.h>
@@ -90,6 +91,11 @@ namespace hydrostat
                                                TimerOutput                         *timer) const
   {
     Statistics statistics;
+    if (b.l2_norm() == 0.0)
+      {
+        x = 0;
+        return statistics;
+      }
     if (solver_type == "direct")
       {
         std::optional<TimerOutput::Scope> scope;
@@ -104,8 +110,9 @@ namespace hydrostat
           }
         catch (const std::exception &error)
           {
-            AssertThrow(false, ExcMessage("Direct solver '" + direct_package + "' (parameter 'Linear solver/Direct "
-                                          "solver package') failed: " + error.what()));
+            throw LinearSolverFailure("direct solver '" + direct_package +
+                                      "' (parameter 'Linear solver/Direct solver package') failed: " +
+                                      message_of(error));
           }
         statistics.iterations = 1;
         return statistics;
@@ -143,12 +150,14 @@ namespace hydrostat
           TrilinosWrappers::SolverGMRES(control, TrilinosWrappers::SolverGMRES::AdditionalData(false, 200))
             .solve(A, x, b, amg);
       }
-    catch (const SolverControl::NoConvergence &)
+    catch (const std::exception &error)
       {
-        AssertThrow(false, ExcMessage(solver_type + " did not reach the relative tolerance " +
-                                      std::to_string(relative_tolerance) + " in " + std::to_string(max_iterations) +
-                                      " iterations (parameters 'Linear solver/Max iterations', 'Relative "
-                                      "tolerance'); try GMRES or the direct solver."));
+        throw LinearSolverFailure(solver_type + " failed: " +
+                                  (dynamic_cast<const SolverControl::NoConvergence *>(&error) ?
+                                     "no convergence to the relative tolerance " + Utilities::to_string(relative_tolerance) +
+                                       " in " + std::to_string(max_iterations) + " iterations" :
+                                     message_of(error)) +
+                                  " (parameters 'Linear solver/Solver type', 'Max iterations', 'Relative tolerance')");
       }
     statistics.iterations = control.last_step();
     return statistics;

@@ -76,6 +76,7 @@ namespace hydrostat
     NewtonControl::declare_parameters(prm);
     TimeStepControl::declare_parameters(prm);
     LinearSolver::declare_parameters(prm);
+    MuscleGroups::declare_parameters(prm);
     prm.enter_subsection("Initial conditions");
     prm.declare_entry("Velocity", "0; 0; 0", Patterns::Anything(),
                       "Initial velocity [m/s], three expressions of x, y, z (t = 0).");
@@ -106,6 +107,7 @@ namespace hydrostat
     newton.parse_parameters(prm);
     stepping.parse_parameters(prm);
     linear_solver.parse_parameters(prm);
+    muscles.parse_parameters(prm);
     prm.enter_subsection("Initial conditions");
     initial_velocity = std::make_unique<SpaceTimeFunction>(prm.get("Velocity"), 3, "Initial conditions/Velocity");
     prm.leave_subsection();
@@ -140,7 +142,29 @@ namespace hydrostat
               << ", density = " << materials[id].density << " kg/m^3" << std::endl;
       }
     setup_dofs();
+    setup_muscles();
     set_initial_conditions();
+  }
+
+  void Simulation::setup_muscles()
+  {
+    FEValues<3> fe_values(*fe, *quadrature, update_quadrature_points);
+    unsigned int n_muscle_points = 0;
+    for (const auto &cell : triangulation.active_cell_iterators())
+      if (cell->is_locally_owned())
+        {
+          fe_values.reinit(cell);
+          muscle_points.initialize(cell, quadrature->size());
+          const auto points = muscle_points.get_data(cell);
+          for (unsigned int q = 0; q < quadrature->size(); ++q)
+            {
+              points[q]->groups = muscles.point_data(fe_values.quadrature_point(q), cell->material_id());
+              n_muscle_points += !points[q]->groups.empty();
+            }
+        }
+    if (muscles.n_groups() > 0)
+      pcout << "Muscles: " << muscles.n_groups() << " group(s) at "
+            << Utilities::MPI::sum(n_muscle_points, comm) << " quadrature points" << std::endl;
   }
 
   void Simulation::setup_dofs()
@@ -269,7 +293,9 @@ namespace hydrostat
         *rhs    = 0;
       }
 
-    const double t = current_time + dt;
+    // Mass-only assembly (initial acceleration) evaluates everything at the current time.
+    const double t         = mass_only ? current_time : current_time + dt;
+    const double muscle_dt = mass_only ? 0.0 : dt;
     const NewmarkIntegrator::Coefficients c =
       mass_only ? NewmarkIntegrator::Coefficients{0, 0, 0, 0, 1, 0} : newmark.coefficients(dt);
     const bool   dynamic      = newmark.dynamic() || mass_only;
@@ -392,6 +418,9 @@ namespace hydrostat
                 }
               else
                 response = tissue.law.nominal_response(F[q]);
+              const auto &muscle = muscle_points.get_data(cell)[q]->groups;
+              if (!muscle.empty())
+                response += muscles.response(muscle, X, F[q], F_dot[q], c.v_u, t, muscle_dt);
 
               Tensor<1, 3> a_q, v_q;
               for (unsigned int i = 0; i < n_dofs; ++i)

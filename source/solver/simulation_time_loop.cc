@@ -71,32 +71,47 @@ namespace hydrostat
           return false;
 
         du = 0;
-        const auto statistics   = linear_solver.solve(tangent, du, rhs, dof_handler, &timer);
-        last_linear_iterations  = statistics.iterations;
+        LinearSolver::Statistics statistics;
+        try
+          {
+            statistics = linear_solver.solve(tangent, du, rhs, dof_handler, &timer);
+          }
+        catch (const LinearSolverFailure &failure)
+          {
+            pcout << "  linear solver: " << failure.what() << std::endl;
+            return false;
+          }
+        last_linear_iterations = statistics.iterations;
         inhomogeneous.distribute(du);
 
-        // Backtracking: halve the step while it inverts an element or, with line search on and
-        // no prescribed displacement pending (applying one changes the problem and may raise the
-        // residual), while it does not decrease |R| (Armijo, c = 1e-4). Without line search an
-        // inversion is found at the next assembly and cuts the time step.
-        double alpha = 1.0;
-        for (unsigned int ls = 0;; ++ls)
+        // Backtracking: a step is accepted if it inverts no element and either the directional
+        // derivative of the potential, g(α) = δu·R(u + α δu), has dropped (strong Wolfe,
+        // |g(α)| ≤ 0.9 |g(0)|) or |R| has (Armijo, c = 1e-4). |R| alone is dominated by the
+        // second-order volume change that any linearised step produces in nearly incompressible
+        // tissue and would reject good full Newton steps; g is not. The step is halved otherwise
+        // (not while a prescribed displacement is being applied); if no halving is accepted, the
+        // longest step that inverts nothing is taken. Without line search an inversion is found at the
+        // next assembly and cuts the time step.
+        const double g0    = std::abs(du * residual);
+        double       alpha = 1.0, longest_admissible = 0.0;
+        while (newton.line_search)
           {
             Vector trial = u;
             trial.add(alpha, du);
-            if (!newton.line_search || ls == newton.line_search_steps)
-              {
-                u = trial;
-                break;
-              }
             const bool ok = assemble(trial, dt, trial_residual, nullptr, nullptr, homogeneous, homogeneous);
-            if (ok && (pending_increment > 0 || trial_residual.l2_norm() <= (1.0 - 1e-4 * alpha) * r))
+            if (ok && longest_admissible == 0.0)
+              longest_admissible = alpha;
+            if (ok && (pending_increment > 0 || std::abs(du * trial_residual) <= 0.9 * g0 ||
+                       trial_residual.l2_norm() <= (1.0 - 1e-4 * alpha) * r))
+              break;
+            if (alpha <= std::ldexp(1.0, -int(newton.line_search_steps)))
               {
-                u = trial;
+                alpha = longest_admissible > 0 ? longest_admissible : alpha;
                 break;
               }
             alpha *= 0.5;
           }
+        u.add(alpha, du);
         if (newton.verbose)
           pcout << "    Newton " << it << ": |R| = " << scientific(r, 3) << ", |du| = " << scientific(du.l2_norm(), 3)
                 << ", line search " << alpha << ", linear iterations " << statistics.iterations << std::endl;
@@ -160,12 +175,36 @@ namespace hydrostat
     v_n_ghost = v_n;
     a_n_ghost = a_n;
     current_time += dt;
+    commit_muscles(dt);
     // External work of the step by the trapezoidal rule on the load vectors.
     const Vector f_old = f_ext_n;
     update_global_quantities(false);
     Vector f_mean = f_old;
     f_mean += f_ext_n;
     quantities.external_work += 0.5 * (f_mean * du);
+  }
+
+  void Simulation::commit_muscles(const double dt)
+  {
+    if (muscles.n_groups() == 0)
+      return;
+    FEValues<3> fe_values(*fe, *quadrature, update_gradients | update_quadrature_points);
+    const unsigned int     n_dofs = fe->n_dofs_per_cell();
+    dealii::Vector<double> u_local(n_dofs);
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      if (cell->is_locally_owned())
+        {
+          fe_values.reinit(cell);
+          cell->get_dof_values(u_n_ghost, u_local);
+          const auto points = muscle_points.get_data(cell);
+          for (unsigned int q = 0; q < quadrature->size(); ++q)
+            {
+              Tensor<2, 3> F = unit_symmetric_tensor<3>();
+              for (unsigned int i = 0; i < n_dofs; ++i)
+                F[fe->system_to_component_index(i).first] += u_local[i] * fe_values.shape_grad(i, q);
+              muscles.commit(points[q]->groups, fe_values.quadrature_point(q), F, current_time, dt);
+            }
+        }
   }
 
   void Simulation::update_global_quantities(const bool first)
@@ -304,48 +343,98 @@ namespace hydrostat
     if (!paraview)
       paraview = std::make_unique<ParaViewSeries>(output.directory, output.base_name, comm);
 
-    // Cell averages of J, Cauchy stress and, for the three-field element, p̃ (= U'(J̃) on the
-    // cell mean) and J̃.
-    const unsigned int n_cells = triangulation.n_active_cells();
-    // pressure: the volumetric stress U'(J) [Pa], positive in tension (p̃ of the three-field element).
-    std::vector<dealii::Vector<float>> fields(12, dealii::Vector<float>(n_cells));
-    const char *names[12] = {"J",         "cauchy_xx", "cauchy_yy", "cauchy_zz", "cauchy_xy",  "cauchy_xz",
-                             "cauchy_yz", "von_mises", "pressure",  "J_tilde",   "material_id", "mpi_rank"};
-    FEValues<3>   fe_values(*fe, *quadrature, update_gradients | update_JxW_values);
-    const unsigned int n_dofs = fe->n_dofs_per_cell();
-    dealii::Vector<double> u_local(n_dofs);
+    // Cell averages: J, the Cauchy stress σ = P Fᵀ/J of tissue and muscle (with the volumetric
+    // stress U'(J̄) of the cell-mean J, which is p̃ for the Q1 three-field element), von Mises
+    // stress, the volumetric stress ("pressure", positive in tension), and per muscle group its
+    // activation, fibre stretch, fibre stress and the reference direction of its first family.
+    const unsigned int                                     n_cells = triangulation.n_active_cells();
+    std::vector<std::pair<std::string, dealii::Vector<float>>> fields;
+    const auto add_field = [&](const std::string &name) {
+      fields.emplace_back(name, dealii::Vector<float>(n_cells));
+      return fields.size() - 1;
+    };
+    const unsigned int J_field = add_field("J"), sigma_field = add_field("cauchy_xx");
+    for (const char *name : {"cauchy_yy", "cauchy_zz", "cauchy_xy", "cauchy_xz", "cauchy_yz"})
+      add_field(name);
+    const unsigned int von_mises_field = add_field("von_mises"), pressure_field = add_field("pressure");
+    const unsigned int material_field = add_field("material_id"), rank_field = add_field("mpi_rank");
+    const unsigned int muscle_field   = fields.size();
+    for (unsigned int g = 0; g < muscles.n_groups(); ++g)
+      for (const char *quantity : {"activation_", "fibre_stretch_", "fibre_stress_", "fibre_x_", "fibre_y_",
+                                   "fibre_z_"})
+        add_field(quantity + muscles.name(g));
+
+    FEValues<3> fe_values(*fe, *quadrature, update_values | update_gradients | update_quadrature_points |
+                                               update_JxW_values);
+    const unsigned int                       n_dofs = fe->n_dofs_per_cell();
+    dealii::Vector<double>                   u_local(n_dofs), v_local(n_dofs);
+    std::vector<MuscleGroups::PointOutput>   muscle_output;
+    std::vector<double>                      group_volume(muscles.n_groups());
     for (const auto &cell : dof_handler.active_cell_iterators())
       if (cell->is_locally_owned())
         {
           fe_values.reinit(cell);
           cell->get_dof_values(u_n_ghost, u_local);
-          const auto           &law = materials[cell->material_id()].law;
-          double                volume = 0, J_mean = 0;
-          SymmetricTensor<2, 3> sigma_iso_mean;
+          cell->get_dof_values(v_n_ghost, v_local);
+          const auto  &law    = materials[cell->material_id()].law;
+          const auto   points = muscle_points.get_data(cell);
+          const unsigned int k = cell->active_cell_index();
+          std::fill(group_volume.begin(), group_volume.end(), 0.0);
+          std::vector<Tensor<2, 3>> F(quadrature->size()), F_dot(quadrature->size());
+          double volume = 0, J_mean = 0;
           for (unsigned int q = 0; q < quadrature->size(); ++q)
             {
-              Tensor<2, 3> F = unit_symmetric_tensor<3>();
+              F[q] = unit_symmetric_tensor<3>();
               for (unsigned int i = 0; i < n_dofs; ++i)
-                F[fe->system_to_component_index(i).first] += u_local[i] * fe_values.shape_grad(i, q);
-              const double J = determinant(F);
+                {
+                  const unsigned int c = fe->system_to_component_index(i).first;
+                  F[q][c] += u_local[i] * fe_values.shape_grad(i, q);
+                  F_dot[q][c] += v_local[i] * fe_values.shape_grad(i, q);
+                }
               volume += fe_values.JxW(q);
-              J_mean += J * fe_values.JxW(q);
-              sigma_iso_mean += law.tau_iso(F) / J * fe_values.JxW(q);
+              J_mean += determinant(F[q]) * fe_values.JxW(q);
             }
           J_mean /= volume;
-          sigma_iso_mean /= volume;
-          const double          p     = law.dU_dJ(J_mean);
-          SymmetricTensor<2, 3> sigma = sigma_iso_mean + p * unit_symmetric_tensor<3>();
-          const unsigned int    k     = cell->active_cell_index();
-          fields[0][k]                = J_mean;
-          const unsigned int idx[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
-          for (unsigned int s = 0; s < 6; ++s)
-            fields[1 + s][k] = sigma[idx[s][0]][idx[s][1]];
-          fields[7][k]  = std::sqrt(1.5) * deviator(sigma).norm();
-          fields[8][k]  = p;
-          fields[9][k]  = J_mean;
-          fields[10][k] = cell->material_id();
-          fields[11][k] = Utilities::MPI::this_mpi_process(comm);
+          const double          p = law.dU_dJ(J_mean);
+          SymmetricTensor<2, 3> sigma;
+          for (unsigned int q = 0; q < quadrature->size(); ++q)
+            {
+              const double J = determinant(F[q]);
+              Tensor<2, 3> tau(law.tau_iso(F[q]));
+              const auto  &muscle = points[q]->groups;
+              if (!muscle.empty())
+                {
+                  const Point<3> &X = fe_values.quadrature_point(q);
+                  tau += muscles.response(muscle, X, F[q], F_dot[q], 0.0, current_time, 0.0, &muscle_output).P *
+                         transpose(F[q]);
+                  for (unsigned int m = 0; m < muscle.size(); ++m)
+                    {
+                      const unsigned int g     = muscle[m].group;
+                      const unsigned int first = muscle_field + 6 * g;
+                      const double       w     = fe_values.JxW(q);
+                      group_volume[g] += w;
+                      fields[first].second[k] += muscle_output[m].activation * w;
+                      fields[first + 1].second[k] += muscle_output[m].stretch * w;
+                      fields[first + 2].second[k] += muscle_output[m].fibre_stress * w;
+                      for (unsigned int d = 0; d < 3; ++d)
+                        fields[first + 3 + d].second[k] += muscle[m].N[0][d] * w;
+                    }
+                }
+              sigma += symmetrize(tau) / J * fe_values.JxW(q);
+            }
+          sigma /= volume;
+          sigma += p * unit_symmetric_tensor<3>();
+          for (unsigned int g = 0; g < muscles.n_groups(); ++g)
+            for (unsigned int f = 0; f < 6; ++f)
+              fields[muscle_field + 6 * g + f].second[k] /= std::max(group_volume[g], 1e-300);
+          fields[J_field].second[k]       = J_mean;
+          const unsigned int idx[6][2]    = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+          for (unsigned int c = 0; c < 6; ++c)
+            fields[sigma_field + c].second[k] = sigma[idx[c][0]][idx[c][1]];
+          fields[von_mises_field].second[k] = std::sqrt(1.5) * deviator(sigma).norm();
+          fields[pressure_field].second[k]  = p;
+          fields[material_field].second[k]  = cell->material_id();
+          fields[rank_field].second[k]      = Utilities::MPI::this_mpi_process(comm);
         }
 
     DataOut<3> data_out;
@@ -356,9 +445,8 @@ namespace hydrostat
                              vector_field);
     data_out.add_data_vector(v_n_ghost, std::vector<std::string>(3, "velocity"), DataOut<3>::type_dof_data,
                              vector_field);
-    for (unsigned int f = 0; f < fields.size(); ++f)
-      if (f != 9 || formulation.type == Formulation::Type::three_field)
-        data_out.add_data_vector(fields[f], names[f], DataOut<3>::type_cell_data);
+    for (const auto &[name, values] : fields)
+      data_out.add_data_vector(values, name, DataOut<3>::type_cell_data);
     data_out.build_patches(formulation.degree);
     paraview->write(data_out, current_time, step);
   }

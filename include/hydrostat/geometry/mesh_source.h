@@ -22,7 +22,9 @@ namespace hydrostat
    *    3 symmetry plane x = 0, 4 symmetry plane y = 0.
    *  - `gmsh`: a .msh file; physical volume tags become material ids, physical surface tags
    *    boundary ids; Scale multiplies the coordinates (0.001 for a file in mm).
-   * Global refinements then refine the whole mesh uniformly (straight-sided).
+   * Material id field (an expression of x, y, z at the cell centres of the coarse mesh) sets
+   * material ids, e.g. for a passive club or a stiffer core. Global refinements then refine the
+   * whole mesh uniformly (straight-sided).
    * Every cell is checked for a positive Jacobian at its vertices and Gauss points; an inverted
    * or degenerate cell is rejected with its position.
    */
@@ -44,6 +46,7 @@ namespace hydrostat
       double                    scale              = 1.0;
       unsigned int              global_refinements = 0;
       double                    distortion         = 0;
+      std::string               material_id_field;
     };
 
     /// Declares the subsection "Mesh".

@@ -7,10 +7,18 @@
 #include <deal.II/lac/trilinos_vector.h>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 
 namespace hydrostat
 {
+  /// A linear solve that failed (no convergence, breakdown, singular matrix): Newton treats it
+  /// as a failed iteration and cuts the time step back.
+  struct LinearSolverFailure : std::runtime_error
+  {
+    using std::runtime_error::runtime_error;
+  };
+
   /**
    * The linear solve of each Newton step: CG or GMRES with Trilinos ML algebraic multigrid
    * whose near-null space holds the six rigid-body modes of the displacement field, or a

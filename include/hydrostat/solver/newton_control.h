@@ -10,8 +10,10 @@ namespace hydrostat
    *   |R| ≤ max(Absolute residual, Relative residual · R_ref), R_ref the largest residual of
    *   any iteration so far (so that a step starting near rest is not judged against ~0);
    *   |δu| ≤ max(Absolute update, Relative update · |u|).
-   * Backtracking line search halves the step until |R| decreases (Armijo, c = 1e-4) and no
-   * element is inverted (J ≤ 0), at most Line search steps times.
+   * Backtracking line search halves the step, at most Line search steps times, until no element
+   * is inverted (J ≤ 0) and either the directional derivative of the potential along the step
+   * has dropped, |δu·R(u + α δu)| ≤ 0.9 |δu·R(u)|, or |R| has (Armijo, c = 1e-4); if no
+   * halving achieves it, the longest step that inverts nothing is taken.
    */
   struct NewtonControl
   {

@@ -3,6 +3,7 @@
 #include <deal.II/base/conditional_ostream.h>
 #include <deal.II/base/parameter_handler.h>
 #include <deal.II/base/quadrature_lib.h>
+#include <deal.II/base/quadrature_point_data.h>
 #include <deal.II/base/timer.h>
 #include <deal.II/distributed/tria.h>
 #include <deal.II/dofs/dof_handler.h>
@@ -15,6 +16,7 @@
 #include <hydrostat/io/output_files.h>
 #include <hydrostat/io/point_probes.h>
 #include <hydrostat/materials/tissue_materials.h>
+#include <hydrostat/muscle/muscle_groups.h>
 #include <hydrostat/solver/boundary_conditions.h>
 #include <hydrostat/solver/formulation.h>
 #include <hydrostat/solver/linear_solver.h>
@@ -93,7 +95,11 @@ namespace hydrostat
     Matrix &system_matrix() { return tangent; }
 
   private:
-    struct CellFields;
+    /// Muscle data of one quadrature point (CellDataStorage needs a class type).
+    struct MusclePoint
+    {
+      MuscleGroups::PointData groups;
+    };
 
     void setup_dofs();
     void set_initial_conditions();
@@ -105,6 +111,8 @@ namespace hydrostat
     bool newton_solve(const double dt);
     void accept_step(const double dt);
     void update_global_quantities(const bool first);
+    void setup_muscles();
+    void commit_muscles(const double dt);
     void write_output(const unsigned int step);
     void write_csv_row(const unsigned int step, const double dt, const unsigned int newton_iterations);
 
@@ -120,6 +128,7 @@ namespace hydrostat
     NewtonControl      newton;
     TimeStepControl    stepping;
     LinearSolver       linear_solver;
+    MuscleGroups       muscles;
     std::unique_ptr<SpaceTimeFunction> initial_velocity;
 
     struct OutputSettings
@@ -138,6 +147,7 @@ namespace hydrostat
     std::unique_ptr<dealii::QGauss<2>>              face_quadrature;
     dealii::IndexSet                                owned_dofs, relevant_dofs;
     std::vector<dealii::Tensor<4, 3>>               small_strain_tangent; // A0 per material id
+    dealii::CellDataStorage<dealii::Triangulation<3>::cell_iterator, MusclePoint> muscle_points;
 
     Matrix tangent;
     Vector u_n, v_n, a_n;             // accepted state at current_time (owned)

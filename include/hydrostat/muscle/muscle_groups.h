@@ -1,0 +1,117 @@
+#pragma once
+
+#include <deal.II/base/parameter_handler.h>
+#include <deal.II/base/point.h>
+
+#include <hydrostat/activation/activation_dynamics.h>
+#include <hydrostat/base/space_time_function.h>
+#include <hydrostat/materials/nominal_stress.h>
+#include <hydrostat/muscle/fibre_field.h>
+#include <hydrostat/muscle/van_leeuwen_kier.h>
+
+#include <array>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hydrostat
+{
+  /**
+   * Named muscle groups (subsection "Muscles", physics.md §3): each a region of the body
+   * (material ids and/or a geometric predicate on the reference position) with one to three
+   * fibre families, a fibre stress law and an activation source. Their stresses add to the
+   * connective tissue's at every quadrature point that lies in the group.
+   *
+   * Fibre stress law (per group):
+   *  - `Van Leeuwen-Kier`: σm0 = σpass(ε) + σmax fa fl(ε) fv(ε̇) (physics.md §3.1), with the
+   *    myosin and rest sarcomere lengths optionally fields of the position (squid stalk);
+   *  - `constant`: σm0 = σmax fa (no length or rate dependence: simple active-stress models and
+   *    closed-form checks).
+   * Activation source (per group, physics.md §3.2):
+   *  - `prescribed`: the pattern of eq. 13 with an onset that may be a field of the position
+   *    (travelling waves ti = z̄/c);
+   *  - `expression`: fa = any expression of x, y, z, t (clipped to [0, 1]);
+   *  - `stimulation`: STIM(x, y, z, t) through the activation dynamics (direct, Zajac or Hatze;
+   *    Hatze's l_rel is the fibre stretch over the stretch at the middle of the fl plateau). Their
+   *    state lives at the quadrature points and is advanced exactly over each step.
+   */
+  class MuscleGroups
+  {
+  public:
+    static constexpr unsigned int max_groups   = 6;
+    static constexpr unsigned int max_families = 3;
+
+    /// What a group knows at one quadrature point: precomputed at set-up, plus the activation
+    /// state of the last accepted step.
+    struct GroupAtPoint
+    {
+      unsigned int                             group;
+      VanLeeuwenKierMuscle                     law;
+      std::array<Tensor<1, 3>, max_families>   N;
+      double                                   onset = 0;
+      ActivationState                          state;
+    };
+    using PointData = std::vector<GroupAtPoint>;
+
+    /// Per-point results for output.
+    struct PointOutput
+    {
+      double activation   = 0; ///< fa
+      double stretch      = 1; ///< λ of the group's first family
+      double fibre_stress = 0; ///< σm0 of the first family [Pa]
+    };
+
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    void        parse_parameters(dealii::ParameterHandler &prm);
+
+    unsigned int       n_groups() const { return groups.size(); }
+    const std::string &name(const unsigned int g) const { return groups[g].name; }
+
+    /// The groups a point with reference position @p X in a cell of @p material_id belongs to.
+    PointData point_data(const dealii::Point<3> &X, const unsigned int material_id) const;
+
+    /**
+     * Sum of the fibre stresses at a point and their derivative with respect to F, at time
+     * @p t = t_n + dt with activation states advanced from the stored ones; F_dot = Grad v and
+     * alpha = ∂F_dot/∂F. If @p output is given, it receives one entry per group at the point.
+     */
+    NominalStressTangent response(const PointData &point, const dealii::Point<3> &X, const Tensor<2, 3> &F,
+                                  const Tensor<2, 3> &F_dot, const double alpha, const double t, const double dt,
+                                  std::vector<PointOutput> *output = nullptr) const;
+
+    /// Advances the stored activation states over an accepted step to time @p t.
+    void commit(PointData &point, const dealii::Point<3> &X, const Tensor<2, 3> &F, const double t,
+                const double dt) const;
+
+  private:
+    struct Group
+    {
+      std::string                        name;
+      std::vector<unsigned int>          material_ids;
+      std::unique_ptr<SpaceTimeFunction> region;
+      std::vector<FibreField>            families;
+      bool                               constant_law;
+      VanLeeuwenKierMuscle::Parameters   law;
+      std::unique_ptr<SpaceTimeFunction> myosin_length, rest_sarcomere_length;
+      bool                               rate_dependent;
+      enum class Source
+      {
+        prescribed,
+        expression,
+        stimulation
+      } source;
+      std::unique_ptr<SpaceTimeFunction> onset;
+      PrescribedActivation::Parameters   pattern;
+      std::unique_ptr<SpaceTimeFunction> level;
+      std::unique_ptr<SpaceTimeFunction> stimulation;
+      std::optional<ActivationDynamics>  dynamics;
+    };
+
+    /// fa and dfa/dλ of group @p g at a point with fibre stretch λ.
+    std::pair<double, double> activation(const Group &g, const GroupAtPoint &p, const dealii::Point<3> &X,
+                                         const double lambda, const double t, const double dt) const;
+
+    std::vector<Group> groups;
+  };
+} // namespace hydrostat

@@ -1,0 +1,243 @@
+#include <deal.II/base/exceptions.h>
+#include <deal.II/base/utilities.h>
+
+#include <hydrostat/base/errors.h>
+#include <hydrostat/muscle/fibre_stress.h>
+#include <hydrostat/muscle/muscle_groups.h>
+
+#include <algorithm>
+
+namespace hydrostat
+{
+  using namespace dealii;
+
+  namespace
+  {
+    /// Fibre stretch at the middle of the fl plateau: Hatze's optimal length in the continuum.
+    double optimal_stretch(const VanLeeuwenKierMuscle &law)
+    {
+      const auto &kinks = law.force_length_kinks();
+      return 1.0 + 0.5 * (kinks[2] + kinks[3]);
+    }
+  } // namespace
+
+  void MuscleGroups::declare_parameters(ParameterHandler &prm)
+  {
+    prm.enter_subsection("Muscles");
+    prm.declare_entry("Number of groups", "0", Patterns::Integer(0, max_groups),
+                      "Muscle groups in use: subsections Group 1 ... Group N.");
+    for (unsigned int k = 1; k <= max_groups; ++k)
+      {
+        prm.enter_subsection("Group " + std::to_string(k));
+        prm.declare_entry("Name", "group" + std::to_string(k), Patterns::Anything(),
+                          "Name in the output (fields activation_<name>, fibre_stretch_<name>).");
+        prm.declare_entry("Material ids", "", Patterns::List(Patterns::Integer(0, 255)),
+                          "Cells of these material ids belong to the group (empty: any).");
+        prm.declare_entry("Region", "1", Patterns::Anything(),
+                          "Expression of the reference position x, y, z [m]: the point belongs to the "
+                          "group where it is > 0 (and the material id matches).");
+        FibreField::declare_parameters(prm);
+        prm.declare_entry("Fibre families", "", Patterns::Anything(),
+                          "Comma-separated list of up to three fibre directions (names as for Fibre "
+                          "direction), e.g. 'cross-section x, cross-section y'; empty: the one Fibre direction.");
+        prm.declare_entry("Law", "Van Leeuwen-Kier", Patterns::Selection("Van Leeuwen-Kier|constant"),
+                          "Fibre stress: Van Leeuwen-Kier (physics.md 3.1) or constant (sigma_m0 = sigma_max fa).");
+        prm.enter_subsection("Muscle law");
+        VanLeeuwenKierMuscle::declare_parameters(prm);
+        prm.leave_subsection();
+        prm.declare_entry("Myosin filament length field", "", Patterns::Anything(),
+                          "Optional expression of x, y, z [micrometre] overriding Muscle law/Myosin filament "
+                          "length point by point (e.g. a linear fall along the squid stalk).");
+        prm.declare_entry("Rest sarcomere length field", "", Patterns::Anything(),
+                          "Optional expression of x, y, z [micrometre] overriding Muscle law/Rest sarcomere length.");
+        prm.declare_entry("Rate dependence", "true", Patterns::Bool(),
+                          "Use the force-velocity law fv; false: fv = 1.");
+        prm.enter_subsection("Activation");
+        prm.declare_entry("Source", "prescribed", Patterns::Selection("prescribed|expression|stimulation"),
+                          "prescribed: physics.md eq. 13; expression: fa(x, y, z, t); stimulation: "
+                          "STIM(x, y, z, t) through the activation dynamics (Model).");
+        prm.declare_entry("Onset", "0", Patterns::Anything(),
+                          "prescribed: onset ti [s], an expression of x, y, z (e.g. (z/0.1)/0.2 for a wave).");
+        prm.declare_entry("Rise time", "0.5", Patterns::Double(0.0), "prescribed: rise time ta [s].");
+        prm.declare_entry("Duration", "1", Patterns::Double(0.0), "prescribed: duration td [s] from the onset.");
+        prm.declare_entry("Exponent", "3.5", Patterns::Double(0.0), "prescribed: exponent n of the sine ramp.");
+        prm.declare_entry("Level", "0", Patterns::Anything(), "expression: fa as an expression of x, y, z, t.");
+        prm.declare_entry("Stimulation", "0", Patterns::Anything(),
+                          "stimulation: STIM in [0, 1] as an expression of x, y, z, t.");
+        ActivationDynamics::declare_parameters(prm);
+        prm.leave_subsection();
+        prm.leave_subsection();
+      }
+    prm.leave_subsection();
+  }
+
+  void MuscleGroups::parse_parameters(ParameterHandler &prm)
+  {
+    groups.clear();
+    prm.enter_subsection("Muscles");
+    const unsigned int n = prm.get_integer("Number of groups");
+    for (unsigned int k = 1; k <= n; ++k)
+      {
+        const std::string where = "Muscles/Group " + std::to_string(k);
+        prm.enter_subsection("Group " + std::to_string(k));
+        try
+          {
+            Group g;
+            g.name = prm.get("Name");
+            for (const int id : Utilities::string_to_int(Utilities::split_string_list(prm.get("Material ids"))))
+              g.material_ids.push_back(id);
+            g.region = std::make_unique<SpaceTimeFunction>(prm.get("Region"), 1, where + "/Region");
+            FibreField::Parameters geometry = FibreField::parse_parameters(prm);
+            auto names = Utilities::split_string_list(prm.get("Fibre families"));
+            if (names.empty())
+              names.push_back(prm.get("Fibre direction"));
+            AssertThrow(names.size() <= max_families,
+                        ExcMessage("Parameter '" + where + "/Fibre families': at most three families."));
+            for (const std::string &family : names)
+              {
+                geometry.type = FibreField::type_from_string(family);
+                g.families.emplace_back(geometry);
+              }
+            g.constant_law = prm.get("Law") == "constant";
+            prm.enter_subsection("Muscle law");
+            g.law = VanLeeuwenKierMuscle::parse_parameters(prm);
+            prm.leave_subsection();
+            AssertThrow(!g.constant_law || g.law.max_isometric_stress.has_value(),
+                        ExcMessage("Parameter '" + where + "/Muscle law/Maximum isometric stress' must be set "
+                                   "(> 0) for Law = constant."));
+            if (!prm.get("Myosin filament length field").empty())
+              g.myosin_length = std::make_unique<SpaceTimeFunction>(prm.get("Myosin filament length field"), 1,
+                                                                    where + "/Myosin filament length field");
+            if (!prm.get("Rest sarcomere length field").empty())
+              g.rest_sarcomere_length = std::make_unique<SpaceTimeFunction>(
+                prm.get("Rest sarcomere length field"), 1, where + "/Rest sarcomere length field");
+            g.rate_dependent = prm.get_bool("Rate dependence");
+
+            prm.enter_subsection("Activation");
+            const std::string source = prm.get("Source");
+            g.source = source == "prescribed" ? Group::Source::prescribed :
+                       source == "expression" ? Group::Source::expression :
+                                                Group::Source::stimulation;
+            g.onset            = std::make_unique<SpaceTimeFunction>(prm.get("Onset"), 1, where + "/Activation/Onset");
+            g.pattern.ta       = prm.get_double("Rise time");
+            g.pattern.td       = prm.get_double("Duration");
+            g.pattern.n        = prm.get_double("Exponent");
+            g.level            = std::make_unique<SpaceTimeFunction>(prm.get("Level"), 1, where + "/Activation/Level");
+            g.stimulation      = std::make_unique<SpaceTimeFunction>(prm.get("Stimulation"), 1,
+                                                                where + "/Activation/Stimulation");
+            g.dynamics.emplace(ActivationDynamics::parse_parameters(prm));
+            prm.leave_subsection();
+            // Construct the law once so that bad constants are reported here, not in assembly.
+            VanLeeuwenKierMuscle check(g.law);
+            (void)check;
+            groups.push_back(std::move(g));
+          }
+        catch (const std::exception &error)
+          {
+            AssertThrow(false, ExcMessage("In subsection '" + where + "': " + message_of(error)));
+          }
+        prm.leave_subsection();
+      }
+    prm.leave_subsection();
+  }
+
+  MuscleGroups::PointData MuscleGroups::point_data(const Point<3> &X, const unsigned int material_id) const
+  {
+    PointData data;
+    for (unsigned int g = 0; g < groups.size(); ++g)
+      {
+        const Group &group = groups[g];
+        if (!group.material_ids.empty() &&
+            std::find(group.material_ids.begin(), group.material_ids.end(), material_id) == group.material_ids.end())
+          continue;
+        if (group.region->value(X, 0.0) <= 0)
+          continue;
+        VanLeeuwenKierMuscle::Parameters law = group.law;
+        if (group.myosin_length)
+          law.myosin_length = group.myosin_length->value(X, 0.0);
+        if (group.rest_sarcomere_length)
+          law.rest_sarcomere_length = group.rest_sarcomere_length->value(X, 0.0);
+        GroupAtPoint p{g, VanLeeuwenKierMuscle(law), {}, group.onset->value(X, 0.0), {}};
+        for (unsigned int f = 0; f < group.families.size(); ++f)
+          p.N[f] = group.families[f].direction(X);
+        if (group.source == Group::Source::stimulation)
+          p.state = group.dynamics->initial_state(group.stimulation->value(X, 0.0));
+        data.push_back(std::move(p));
+      }
+    return data;
+  }
+
+  std::pair<double, double> MuscleGroups::activation(const Group &g, const GroupAtPoint &p, const Point<3> &X,
+                                                     const double lambda, const double t, const double dt) const
+  {
+    switch (g.source)
+      {
+        case Group::Source::prescribed:
+          return {PrescribedActivation(g.pattern).value(t, p.onset), 0.0};
+        case Group::Source::expression:
+          return {std::clamp(g.level->value(X, t), 0.0, 1.0), 0.0};
+        case Group::Source::stimulation:
+          {
+            const double          lambda_opt = optimal_stretch(p.law);
+            const double          l_rel      = lambda / lambda_opt;
+            const ActivationState state =
+              g.dynamics->step(p.state, g.stimulation->value(X, t), dt, l_rel, ActivationStep::exact);
+            return {g.dynamics->q(state, l_rel), g.dynamics->dq_dl_rel(state, l_rel) / lambda_opt};
+          }
+      }
+    return {0.0, 0.0};
+  }
+
+  NominalStressTangent MuscleGroups::response(const PointData &point, const Point<3> &X, const Tensor<2, 3> &F,
+                                              const Tensor<2, 3> &F_dot, const double alpha, const double t,
+                                              const double dt, std::vector<PointOutput> *output) const
+  {
+    NominalStressTangent total;
+    if (output)
+      output->clear();
+    for (const GroupAtPoint &p : point)
+      {
+        const Group       &g         = groups[p.group];
+        const Tensor<2, 3> rate      = g.rate_dependent ? F_dot : Tensor<2, 3>();
+        const double       rate_alpha = g.rate_dependent ? alpha : 0.0;
+        PointOutput        out;
+        for (unsigned int f = 0; f < g.families.size(); ++f)
+          {
+            const FibreKinematics fibre(F, rate, p.N[f]);
+            const auto [fa, dfa_dlambda] = activation(g, p, X, fibre.stretch, t, dt);
+            double sigma = 0;
+            if (g.constant_law)
+              {
+                const double sigma_max = *g.law.max_isometric_stress;
+                sigma                  = sigma_max * fa;
+                total += fibre_nominal_response(fibre, FibreStress{sigma, sigma_max * dfa_dlambda, 0.0}, rate_alpha);
+              }
+            else
+              {
+                const auto response = p.law.evaluate(fibre.strain(), fibre.stretch_rate, fa, dfa_dlambda);
+                sigma               = response.stress.value;
+                total += fibre_nominal_response(fibre, response.stress, rate_alpha);
+              }
+            if (f == 0)
+              out = {fa, fibre.stretch, sigma};
+          }
+        if (output)
+          output->push_back(out);
+      }
+    return total;
+  }
+
+  void MuscleGroups::commit(PointData &point, const Point<3> &X, const Tensor<2, 3> &F, const double t,
+                            const double dt) const
+  {
+    for (GroupAtPoint &p : point)
+      {
+        const Group &g = groups[p.group];
+        if (g.source != Group::Source::stimulation)
+          continue;
+        const double lambda = (F * p.N[0]).norm();
+        p.state = g.dynamics->step(p.state, g.stimulation->value(X, t), dt, lambda / optimal_stretch(p.law),
+                                   ActivationStep::exact);
+      }
+  }
+} // namespace hydrostat
