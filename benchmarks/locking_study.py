@@ -71,8 +71,15 @@ def set_line(text, key, value):
 
 def common(text, args):
     """Linear solver and, for the AMG study, only the first load step."""
+    solver = []
     if args.solver != "default":
-        text = text.replace("subsection Output", f"subsection Linear solver\n  set Solver type = {args.solver}\nend\n"
+        solver.append(f"  set Solver type = {args.solver}")
+    if args.amg_sweeps is not None:
+        solver.append(f"  set AMG smoother sweeps = {args.amg_sweeps}")
+    if args.amg_threshold is not None:
+        solver.append(f"  set AMG aggregation threshold = {args.amg_threshold:g}")
+    if solver:
+        text = text.replace("subsection Output", "subsection Linear solver\n" + "\n".join(solver) + "\nend\n"
                                                  "subsection Output", 1)
     if args.first_step:
         text = set_line(text, "End time", set_value(text, "Time step"))
@@ -306,6 +313,9 @@ def main():
     parser.add_argument("--nice", type=int, default=10, help="niceness of the runs (default 10)")
     parser.add_argument("--solver", default="default", choices=["default", "GMRES", "CG", "direct"],
                         help="Linear solver/Solver type (default: the case files', i.e. GMRES + AMG)")
+    parser.add_argument("--amg-sweeps", type=int, help="Linear solver/AMG smoother sweeps (default: the code's, 2)")
+    parser.add_argument("--amg-threshold", type=float,
+                        help="Linear solver/AMG aggregation threshold (default: the code's, 1e-4)")
     parser.add_argument("--first-step", action="store_true",
                         help="run the first load step only (End time = Time step): the AMG iteration study")
     parser.add_argument("--from-logs", action="store_true", help="only print the tables from existing runs")
