@@ -1,7 +1,8 @@
 // The assembled tangent K = dR/du against central finite differences of the assembled residual
 // on a distorted mesh with a large displacement field: dynamic (Newmark terms, both Rayleigh
 // damping terms) and quasi-static, displacement and three-field formulations (Q1 and Q2), with
-// gravity, a dead traction, a follower pressure (whose tangent is unsymmetric) and constraints.
+// gravity, a dead traction, a follower pressure (whose tangent is unsymmetric) and constraints;
+// and with active, passive and rate-dependent fibre stresses of two muscle groups.
 #include <gtest/gtest.h>
 
 #include "case_builder.h"
@@ -13,9 +14,39 @@ using namespace hydrostat;
 
 namespace
 {
-  std::string parameters(const std::string &formulation, const unsigned int degree, const std::string &mode)
+  // Two muscle groups over the whole block: a Van Leeuwen-Kier group with two families (one
+  // oblique) under the prescribed pattern, rate-dependent; and a constant-stress group driven
+  // through Hatze dynamics, whose activation depends on the fibre stretch (dfa/dλ ≠ 0).
+  const std::string muscles = R"(
+subsection Muscles
+  set Number of groups = 2
+  subsection Group 1
+    set Fibre families = cross-section x, helical right
+    set Pitch angle = 30
+    subsection Activation
+      set Rise time = 0.02
+    end
+  end
+  subsection Group 2
+    set Fibre direction = constant
+    set Constant direction = 1, 1, 0
+    set Law = constant
+    subsection Muscle law
+      set Maximum isometric stress = 3e4
+    end
+    subsection Activation
+      set Source = stimulation
+      set Stimulation = 1
+      set Model = hatze
+    end
+  end
+end
+)";
+
+  std::string parameters(const std::string &formulation, const unsigned int degree, const std::string &mode,
+                         const bool with_muscles)
   {
-    return R"(
+    return (with_muscles ? muscles : std::string()) + R"(
 subsection Mesh
   set Type = box
   set Max corner = 0.02, 0.01, 0.01
@@ -64,13 +95,13 @@ end
   }
 } // namespace
 
-class GlobalTangent : public ::testing::TestWithParam<std::tuple<std::string, unsigned int, std::string>>
+class GlobalTangent : public ::testing::TestWithParam<std::tuple<std::string, unsigned int, std::string, bool>>
 {};
 
 TEST_P(GlobalTangent, MatchesFiniteDifferencesOfResidual)
 {
-  const auto [formulation, degree, mode] = GetParam();
-  test_support::Case c(parameters(formulation, degree, mode));
+  const auto [formulation, degree, mode, with_muscles] = GetParam();
+  test_support::Case c(parameters(formulation, degree, mode, with_muscles));
   Simulation   &sim = *c.simulation;
   sim.setup();
 
@@ -124,13 +155,16 @@ TEST_P(GlobalTangent, MatchesFiniteDifferencesOfResidual)
     }
   // Central differences with h = 1e-8 m on entries ~max_entry: truncation O(h²·R''') and
   // round-off O(ε|R|/h) are both below 1e-6 relative here.
-  std::cout << formulation << " Q" << degree << " " << mode << ": max |K - K_fd| / max |K| = "
+  std::cout << formulation << " Q" << degree << " " << mode << (with_muscles ? " with muscles" : "")
+            << ": max |K - K_fd| / max |K| = "
             << max_error / max_entry << std::endl;
   EXPECT_LT(max_error / max_entry, 1e-6);
 }
 
 INSTANTIATE_TEST_SUITE_P(Formulations, GlobalTangent,
-                         ::testing::Values(std::make_tuple("displacement", 1u, "dynamic"),
-                                           std::make_tuple("displacement", 1u, "quasi-static"),
-                                           std::make_tuple("three-field", 1u, "dynamic"),
-                                           std::make_tuple("three-field", 2u, "quasi-static")));
+                         ::testing::Values(std::make_tuple("displacement", 1u, "dynamic", false),
+                                           std::make_tuple("displacement", 1u, "quasi-static", false),
+                                           std::make_tuple("three-field", 1u, "dynamic", false),
+                                           std::make_tuple("three-field", 2u, "quasi-static", false),
+                                           std::make_tuple("three-field", 1u, "dynamic", true),
+                                           std::make_tuple("displacement", 1u, "quasi-static", true)));

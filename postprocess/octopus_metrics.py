@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Octopus arm bending: tip trajectories, bending direction, elongation and curvature along the arm.
+
+Usage: python3 postprocess/octopus_metrics.py OUTPUT_DIR [OUTPUT_DIR ...] [--plot PNG_DIR]
+
+Each OUTPUT_DIR holds octopus.csv from parameters/octopus_bending*.prm, whose probes are points on
+the arm axis: p0 at the tip (z = 0.1 m), p1 ... p9 at z = 0.09 ... 0.01 m. For each run it prints
+the tip position at the end, the bending direction (the dorsal group lies at +y), the change of
+the axis length (sum of the distances between consecutive probes, root at the origin), and the
+curvature along the arm at the end (circle through three consecutive axis points). With --plot it
+draws the tip trajectories of all runs in the y-z plane, and the curvature profiles.
+"""
+import argparse
+import csv
+import os
+import sys
+
+import numpy as np
+
+
+def load(directory):
+    path = os.path.join(directory, "octopus.csv")
+    if not os.path.exists(path):
+        sys.exit(f"{path} not found: run hydrostat on an octopus_bending*.prm case first")
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    return {k: np.array([float(r[k]) for r in rows]) for k in rows[0]}
+
+
+def axis_points(data, step):
+    """Axis positions root -> tip at row `step` (the root centre is held at the origin)."""
+    n = sum(1 for k in data if k.endswith("_x") and k.startswith("p"))
+    points = [np.zeros(3)]
+    for k in reversed(range(n)):
+        points.append(np.array([data[f"p{k}_{c}"][step] for c in "xyz"]))
+    return np.array(points)
+
+
+def curvature(points):
+    """Curvature at interior points: 1 / radius of the circle through each three consecutive points."""
+    kappa = []
+    for a, b, c in zip(points[:-2], points[1:-1], points[2:]):
+        ab, bc, ca = np.linalg.norm(b - a), np.linalg.norm(c - b), np.linalg.norm(a - c)
+        area2 = np.linalg.norm(np.cross(b - a, c - a))
+        kappa.append(2 * area2 / (ab * bc * ca))
+    return np.array(kappa)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("output_dirs", nargs="+")
+    parser.add_argument("--plot", metavar="PNG_DIR")
+    args = parser.parse_args()
+    runs = {os.path.basename(os.path.normpath(d)): load(d) for d in args.output_dirs}
+    for name, data in runs.items():
+        rest = axis_points(data, 0)
+        final = axis_points(data, -1)
+        length0 = np.sum(np.linalg.norm(np.diff(rest, axis=0), axis=1))
+        length = np.sum(np.linalg.norm(np.diff(final, axis=0), axis=1))
+        tip = final[-1]
+        kappa = curvature(final)
+        print(f"{name}: t = {data['time'][-1]:.3f} s, tip at ({tip[0]*1e3:.2f}, {tip[1]*1e3:.2f}, {tip[2]*1e3:.2f}) mm, "
+              f"bends toward {'+y (dorsal, activated side)' if tip[1] > 0 else '-y'}, "
+              f"axis length change {100 * (length / length0 - 1):+.1f} %, "
+              f"max curvature {kappa.max():.1f} 1/m at z = {rest[1 + int(np.argmax(kappa))][2]*1e3:.0f} mm")
+    if args.plot:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        os.makedirs(args.plot, exist_ok=True)
+        fig, ax = plt.subplots(figsize=(5, 5))
+        for name, data in runs.items():
+            ax.plot(1e3 * data["p0_y"], 1e3 * data["p0_z"], label=name)
+        ax.set_xlabel("tip y [mm] (dorsal +)")
+        ax.set_ylabel("tip z [mm]")
+        ax.set_aspect("equal")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(args.plot, "octopus_tip_trajectories.png"), dpi=120)
+        fig, ax = plt.subplots(figsize=(6, 4))
+        for name, data in runs.items():
+            rest = axis_points(data, 0)
+            ax.plot(1e3 * rest[1:-1, 2], curvature(axis_points(data, -1)), "o-", label=name)
+        ax.set_xlabel("reference position along the arm z [mm]")
+        ax.set_ylabel("curvature at the end [1/m]")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(args.plot, "octopus_curvature.png"), dpi=120)
+        print("wrote", os.path.join(args.plot, "octopus_tip_trajectories.png"), "and octopus_curvature.png")
+
+
+if __name__ == "__main__":
+    main()
