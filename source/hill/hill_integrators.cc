@@ -75,9 +75,13 @@ namespace hydrostat
         const AD     v   = v_ad(l);
         const double R   = l - state.l_CE - dt * v.val();
         const double dR  = 1.0 - dt * v.dx(0);
-        (R > 0.0 ? hi : lo) = l;
+        if (R == 0.0) // exact root, e.g. dt = 0 or v = 0: the bracket below would discard it
+          break;
+        // v is not finite only in umat41's long-CE guard (l_CE > 1.99 l_CE,opt with a slack SEE, where
+        // the SEE stiffness is a negative number to a fractional power): beyond the root, so bisect.
+        (R > 0.0 || !std::isfinite(R) ? hi : lo) = l;
         double next = l - R / dR;
-        if (!(next > lo && next < hi) || dR <= 0.0)
+        if (!(next > lo && next < hi) || !(dR > 0.0))
           next = 0.5 * (lo + hi);
         const bool converged = std::abs(next - l) < tol;
         l                    = next;

@@ -77,6 +77,7 @@ namespace hydrostat
     TimeStepControl::declare_parameters(prm);
     LinearSolver::declare_parameters(prm);
     MuscleGroups::declare_parameters(prm);
+    MuscleTendonElements::declare_parameters(prm);
     prm.enter_subsection("Initial conditions");
     prm.declare_entry("Velocity", "0; 0; 0", Patterns::Anything(),
                       "Initial velocity [m/s], three expressions of x, y, z (t = 0).");
@@ -108,6 +109,7 @@ namespace hydrostat
     stepping.parse_parameters(prm);
     linear_solver.parse_parameters(prm);
     muscles.parse_parameters(prm);
+    muscle_tendon_units.parse_parameters(prm);
     prm.enter_subsection("Initial conditions");
     initial_velocity = std::make_unique<SpaceTimeFunction>(prm.get("Velocity"), 3, "Initial conditions/Velocity");
     prm.leave_subsection();
@@ -187,6 +189,9 @@ namespace hydrostat
     make_constraints(zero_ghost, 0.0, constraints, unused);
     DynamicSparsityPattern dsp(relevant_dofs);
     DoFTools::make_sparsity_pattern(dof_handler, dsp, constraints, false);
+    // Units couple the DoFs of two cells: located here because the pattern needs them.
+    muscle_tendon_units.setup(dof_handler);
+    muscle_tendon_units.add_sparsity(dsp, constraints);
     SparsityTools::distribute_sparsity_pattern(dsp, owned_dofs, comm, relevant_dofs);
     tangent.reinit(owned_dofs, owned_dofs, dsp, comm);
 
@@ -523,6 +528,8 @@ namespace hydrostat
             }
         }
 
+    muscle_tendon_units.assemble(u_ghost, u_n_ghost, v_n_ghost, a_n_ghost, c, t, muscle_dt, mass_only, inhomogeneous,
+                                 homogeneous, residual, system, rhs);
     residual.compress(VectorOperation::add);
     if (system)
       {

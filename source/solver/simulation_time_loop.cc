@@ -176,6 +176,7 @@ namespace hydrostat
     a_n_ghost = a_n;
     current_time += dt;
     commit_muscles(dt);
+    muscle_tendon_units.commit(u_n_ghost, v_n_ghost, current_time, dt);
     // External work of the step by the trapezoidal rule on the load vectors.
     const Vector f_old = f_ext_n;
     update_global_quantities(false);
@@ -333,6 +334,7 @@ namespace hydrostat
           row.push_back(velocities[k][d]);
       }
     csv->write_row(row);
+    muscle_tendon_units.write_csv_row(output.directory + "/" + output.base_name + "_mtu.csv", step, current_time);
   }
 
   void Simulation::write_output(const unsigned int step)

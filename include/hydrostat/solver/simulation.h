@@ -20,6 +20,7 @@
 #include <hydrostat/solver/boundary_conditions.h>
 #include <hydrostat/solver/formulation.h>
 #include <hydrostat/solver/linear_solver.h>
+#include <hydrostat/solver/muscle_tendon_elements.h>
 #include <hydrostat/solver/newmark.h>
 #include <hydrostat/solver/newton_control.h>
 
@@ -81,6 +82,7 @@ namespace hydrostat
     dealii::parallel::distributed::Triangulation<3> &get_triangulation() { return triangulation; }
     const dealii::DoFHandler<3>                     &get_dof_handler() const { return dof_handler; }
     const Vector                                    &displacement() const { return u_n; }
+    const MuscleTendonElements                      &muscle_tendon_elements() const { return muscle_tendon_units; }
 
     /**
      * The residual R(u) and, if @p tangent is given, K = dR/du of the step from the current
@@ -129,6 +131,7 @@ namespace hydrostat
     TimeStepControl    stepping;
     LinearSolver       linear_solver;
     MuscleGroups       muscles;
+    MuscleTendonElements muscle_tendon_units;
     std::unique_ptr<SpaceTimeFunction> initial_velocity;
 
     struct OutputSettings

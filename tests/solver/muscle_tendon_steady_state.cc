@@ -1,0 +1,173 @@
+// 1D consistency of the muscle-tendon elements in the 3D solver.
+// (a) A piglet unit (Zajac, STIM = 1) between a fixed anchor and the top of a stiff block that is
+//     clamped at its top (isometric) or at its bottom (the attachment moves a little): after the
+//     transients the unit's force equals the hill layer's standalone isometric steady state
+//     (hill_model.md §2.8 with q = q_ss) at the recorded l_MTC.
+// (b) A unit between two points of a block on any number of ranks: the same history as on one rank.
+// HYDROSTAT_TEST_RANKS: 1 2
+#include <gtest/gtest.h>
+
+#include <deal.II/grid/grid_tools.h>
+
+#include "case_builder.h"
+
+#include <cmath>
+
+using namespace hydrostat;
+
+namespace
+{
+  const double offset = 0.05; // m, lOffset of both cases
+
+  std::string anchored_case(const unsigned int clamped_boundary)
+  {
+    return R"(
+subsection Mesh
+  set Type = box
+  set Max corner = 0.01, 0.01, 0.01
+  set Box subdivisions = 2, 2, 2
+end
+subsection Materials
+  subsection Material 0
+    set c1 = 1e8
+    set c2 = 0
+    set Bulk modulus = 1e10
+  end
+end
+subsection Boundary conditions
+  subsection Constraint 1
+    set Boundary id = )" + std::to_string(clamped_boundary) + R"(
+    set Components = xyz
+  end
+end
+subsection Time integration
+  set Mode = quasi-static
+end
+subsection Linear solver
+  set Solver type = direct
+end
+subsection Muscle-tendon units
+  set Number of units = 1
+  subsection Unit 1
+    set First point  = 0.005, 0.005, 0.01
+    set Second point = 0.005, 0.005, 0.0215
+    set Fixed anchor = true
+    set Stimulation  = 1
+    subsection Hill
+      set lOffset = 0.05
+    end
+  end
+end
+)";
+  }
+
+  std::string two_point_case()
+  {
+    return R"(
+subsection Mesh
+  set Type = box
+  set Max corner = 0.02, 0.02, 0.02
+  set Box subdivisions = 2, 2, 2
+  set Distortion = 0.2
+end
+subsection Materials
+  subsection Material 0
+    set c1 = 2e5
+    set c2 = 0
+    set Bulk modulus = 2e7
+  end
+end
+subsection Boundary conditions
+  subsection Constraint 1
+    set Boundary id = 4
+    set Components = xyz
+  end
+end
+subsection Linear solver
+  set Solver type = direct
+end
+subsection Muscle-tendon units
+  set Number of units = 1
+  subsection Unit 1
+    set First point  = 0.018, 0.003, 0.017
+    set Second point = 0.002, 0.017, 0.004
+    set Stimulation  = t > 0.005 ? 1 : 0
+    subsection Hill
+      set Fmax    = 1
+      set dFSEE0  = 2
+      set lOffset = 0.04
+    end
+  end
+end
+)";
+  }
+} // namespace
+
+class IsometricSteadyState : public ::testing::TestWithParam<unsigned int>
+{};
+
+TEST_P(IsometricSteadyState, MatchesStandaloneHillUnit)
+{
+  test_support::Case c(anchored_case(GetParam()));
+  Simulation        &sim = *c.simulation;
+  sim.setup();
+  // Backward Euler in l_CE: each 50 ms step shrinks the distance to the steady state by
+  // 1/(1 + dt/tau) with the isometric relaxation time tau ~ 0.1 s; 5 s leave < 1e-12.
+  while (sim.time() < 5.0 - 1e-12)
+    sim.advance(0.05);
+  const auto r = sim.muscle_tendon_elements().records().at(0);
+
+  HillMuscleTendonUnit::Parameters p;
+  p.l_offset = offset;
+  const HillMuscleTendonUnit mtu(p);
+  const ZajacActivation      zajac{ZajacActivation::Parameters()};
+  const double               q_ss = zajac.steady_state(1.0);
+  const double               l    = r.l_MTC - offset; // element length
+  const double               l_CE = mtu.equilibrium_l_CE(l, q_ss);
+  const double               F    = mtu.force_SEE(mtu.l_SEE(l_CE, l));
+  std::cout << "clamped boundary " << GetParam() << ": l_MTC = " << r.l_MTC << " m, q = " << r.q
+            << ", F_MTC = " << r.F_MTC << " N (standalone " << F << " N), relative error "
+            << std::abs(r.F_MTC - F) / F << ", l_CE error " << std::abs(r.l_CE - l_CE) << " m" << std::endl;
+  EXPECT_NEAR(r.q, q_ss, 1e-12);
+  EXPECT_LT(std::abs(r.F_MTC - F) / F, 1e-6);
+  EXPECT_LT(std::abs(r.l_CE - l_CE), 1e-9);
+  if (GetParam() == 5)
+    EXPECT_NEAR(r.l_MTC, 0.0615, 1e-15); // attachment on the clamped face: exactly isometric
+  else
+    EXPECT_LT(r.l_MTC, 0.0615 - 1e-6); // the unit stretches the block towards the anchor
+}
+
+INSTANTIATE_TEST_SUITE_P(Clamping, IsometricSteadyState, ::testing::Values(5u, 4u));
+
+TEST(MuscleTendonElements, SameHistoryOnAnyNumberOfRanks)
+{
+  test_support::Case serial(two_point_case(), MPI_COMM_SELF), parallel(two_point_case(), MPI_COMM_WORLD);
+  serial.simulation->setup();
+  parallel.simulation->setup();
+  // On more than one rank the two points lie in cells of different ranks (the second point is
+  // read from a ghost cell).
+  const auto owner = [&](const dealii::Point<3> &X) {
+    const auto  &dof_handler = parallel.simulation->get_dof_handler();
+    const auto   cell = dealii::GridTools::find_active_cell_around_point(dealii::MappingQ1<3>(), dof_handler, X).first;
+    unsigned int rank = cell.state() == dealii::IteratorState::valid && cell->is_locally_owned() ?
+                          dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) : 0;
+    return dealii::Utilities::MPI::max(rank, MPI_COMM_WORLD);
+  };
+  if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) > 1)
+    EXPECT_NE(owner({0.018, 0.003, 0.017}), owner({0.002, 0.017, 0.004}));
+  double max_difference = 0, max_force = 0;
+  for (unsigned int step = 0; step < 20; ++step)
+    {
+      serial.simulation->advance(0.001);
+      parallel.simulation->advance(0.001);
+      ASSERT_EQ(serial.simulation->time(), parallel.simulation->time());
+      const auto a = serial.simulation->muscle_tendon_elements().records().at(0);
+      const auto b = parallel.simulation->muscle_tendon_elements().records().at(0);
+      max_difference = std::max(max_difference, std::abs(a.F_MTC - b.F_MTC));
+      max_force      = std::max(max_force, std::abs(a.F_MTC));
+    }
+  std::cout << dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD)
+            << " rank(s): max |F_parallel - F_serial| / max F = " << max_difference / max_force << std::endl;
+  EXPECT_GT(max_force, 0.1);
+  EXPECT_LT(max_difference / max_force, 1e-8);
+}
