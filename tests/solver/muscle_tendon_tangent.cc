@@ -69,23 +69,11 @@ end
   /// A smooth non-affine displacement of the block (stretches of some 10 %, shear).
   void displacement(const Simulation &sim, Simulation::Vector &u)
   {
-    const auto &dof_handler = sim.get_dof_handler();
-    std::map<dealii::types::global_dof_index, dealii::Point<3>> support;
-    dealii::DoFTools::map_dofs_to_support_points(dealii::MappingQ1<3>(), dof_handler, support);
-    std::vector<dealii::types::global_dof_index> dofs(dof_handler.get_fe().n_dofs_per_cell());
-    for (const auto &cell : dof_handler.active_cell_iterators())
-      {
-        cell->get_dof_indices(dofs);
-        for (unsigned int i = 0; i < dofs.size(); ++i)
-          {
-            const unsigned int      comp = dof_handler.get_fe().system_to_component_index(i).first;
-            const dealii::Point<3> &X    = support[dofs[i]];
-            const double            x = X[0] / 0.02, y = X[1] / 0.01, z = X[2] / 0.01;
-            const double values[3] = {0.002 * x * x - 0.001 * y * z, 0.0015 * x * y + 0.0005 * std::sin(3 * z),
-                                      -0.001 * x + 0.001 * y * y * x};
-            u[dofs[i]] = values[comp];
-          }
-      }
+    test_support::interpolate_displacement(sim, u, [](const dealii::Point<3> &X) {
+      const double x = X[0] / 0.02, y = X[1] / 0.01, z = X[2] / 0.01;
+      return dealii::Tensor<1, 3>({0.002 * x * x - 0.001 * y * z, 0.0015 * x * y + 0.0005 * std::sin(3 * z),
+                                   -0.001 * x + 0.001 * y * y * x});
+    });
   }
 } // namespace
 

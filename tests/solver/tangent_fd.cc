@@ -109,23 +109,11 @@ TEST_P(GlobalTangent, MatchesFiniteDifferencesOfResidual)
   Simulation::Vector u, residual, r_plus, r_minus;
   for (auto *v : {&u, &residual, &r_plus, &r_minus})
     sim.reinit_vector(*v);
-  const auto &dof_handler = sim.get_dof_handler();
-  std::map<dealii::types::global_dof_index, dealii::Point<3>> support;
-  dealii::DoFTools::map_dofs_to_support_points(dealii::MappingQ1<3>(), dof_handler, support);
-  std::vector<dealii::types::global_dof_index> dofs(dof_handler.get_fe().n_dofs_per_cell());
-  for (const auto &cell : dof_handler.active_cell_iterators())
-    {
-      cell->get_dof_indices(dofs);
-      for (unsigned int i = 0; i < dofs.size(); ++i)
-        {
-          const unsigned int       comp = dof_handler.get_fe().system_to_component_index(i).first;
-          const dealii::Point<3>  &X    = support[dofs[i]];
-          const double             x = X[0] / 0.02, y = X[1] / 0.01, z = X[2] / 0.01;
-          const double values[3] = {0.005 * x * x - 0.002 * y * z, 0.003 * x * y + 0.001 * std::sin(3 * z),
-                                    -0.002 * x + 0.0025 * y * y * x};
-          u[dofs[i]] = values[comp];
-        }
-    }
+  test_support::interpolate_displacement(sim, u, [](const dealii::Point<3> &X) {
+    const double x = X[0] / 0.02, y = X[1] / 0.01, z = X[2] / 0.01;
+    return dealii::Tensor<1, 3>({0.005 * x * x - 0.002 * y * z, 0.003 * x * y + 0.001 * std::sin(3 * z),
+                                 -0.002 * x + 0.0025 * y * y * x});
+  });
 
   const double dt = 0.01;
   ASSERT_TRUE(sim.evaluate(u, dt, residual, &sim.system_matrix()));
