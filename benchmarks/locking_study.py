@@ -74,6 +74,12 @@ def common(text, args):
     solver = []
     if args.solver != "default":
         solver.append(f"  set Solver type = {args.solver}")
+    if args.preconditioner is not None:
+        solver.append(f"  set Preconditioner = {args.preconditioner}")
+    if args.amg_smoother is not None:
+        solver.append(f"  set AMG smoother type = {args.amg_smoother}")
+    if args.amg_w_cycle:
+        solver.append("  set AMG W-cycle = true")
     if args.amg_sweeps is not None:
         solver.append(f"  set AMG smoother sweeps = {args.amg_sweeps}")
     if args.amg_threshold is not None:
@@ -313,6 +319,11 @@ def main():
     parser.add_argument("--nice", type=int, default=10, help="niceness of the runs (default 10)")
     parser.add_argument("--solver", default="default", choices=["default", "GMRES", "CG", "direct"],
                         help="Linear solver/Solver type (default: the case files', i.e. GMRES + AMG)")
+    parser.add_argument("--preconditioner", choices=["AMG", "block"],
+                        help="Linear solver/Preconditioner (default: the code's, AMG; block: three-field only)")
+    parser.add_argument("--amg-smoother", choices=["Chebyshev", "symmetric Gauss-Seidel"],
+                        help="Linear solver/AMG smoother type (default: the code's, Chebyshev)")
+    parser.add_argument("--amg-w-cycle", action="store_true", help="Linear solver/AMG W-cycle = true")
     parser.add_argument("--amg-sweeps", type=int, help="Linear solver/AMG smoother sweeps (default: the code's, 2)")
     parser.add_argument("--amg-threshold", type=float,
                         help="Linear solver/AMG aggregation threshold (default: the code's, 1e-4)")

@@ -2,11 +2,14 @@
 #include <deal.II/dofs/dof_tools.h>
 #include <deal.II/fe/mapping_q1.h>
 #include <deal.II/lac/solver_control.h>
+#include <deal.II/lac/solver_gmres.h>
+#include <deal.II/lac/trilinos_parallel_block_vector.h>
 #include <deal.II/lac/trilinos_precondition.h>
 #include <deal.II/lac/trilinos_solver.h>
 
 #include <hydrostat/base/errors.h>
 #include <hydrostat/solver/linear_solver.h>
+#include <hydrostat/solver/pressure_blocks.h>
 
 #include <Epetra_Map.h>
 #include <Epetra_MultiVector.h>
@@ -51,6 +54,43 @@ namespace hydrostat
           }
       return modes;
     }
+
+    using BlockVector = TrilinosWrappers::MPI::BlockVector;
+
+    /// The saddle-point operator [A Bᵀ; B −C] of PressureBlocks.
+    struct SaddlePointOperator
+    {
+      const TrilinosWrappers::SparseMatrix &A;
+      const PressureBlocks                 &blocks;
+
+      void vmult(BlockVector &dst, const BlockVector &src) const
+      {
+        A.vmult(dst.block(0), src.block(0));
+        blocks.B().Tvmult_add(dst.block(0), src.block(1));
+        blocks.C().vmult(dst.block(1), src.block(1));
+        dst.block(1) *= -1.0;
+        blocks.B().vmult_add(dst.block(1), src.block(0));
+      }
+    };
+
+    /// Block upper-triangular preconditioner [Â Bᵀ; 0 −Ŝ]⁻¹: q = −Ŝ⁻¹ r_q, Δu = Â⁻¹ (r − Bᵀ q),
+    /// Â⁻¹ one AMG cycle on A.
+    struct BlockTriangularPreconditioner
+    {
+      const TrilinosWrappers::PreconditionAMG &amg;
+      const PressureBlocks                    &blocks;
+      mutable TrilinosWrappers::MPI::Vector    tmp;
+
+      void vmult(BlockVector &dst, const BlockVector &src) const
+      {
+        blocks.S_hat_inverse().vmult(dst.block(1), src.block(1));
+        dst.block(1) *= -1.0;
+        tmp.reinit(src.block(0), true);
+        blocks.B().Tvmult(tmp, dst.block(1));
+        tmp.sadd(-1.0, 1.0, src.block(0));
+        amg.vmult(dst.block(0), tmp);
+      }
+    };
   } // namespace
 
   void LinearSolver::declare_parameters(ParameterHandler &prm)
@@ -63,7 +103,17 @@ namespace hydrostat
     prm.declare_entry("Relative tolerance", "1e-8", Patterns::Double(0.0),
                       "Iterative solvers stop at |r| <= tolerance |b|.");
     prm.declare_entry("Max iterations", "1000", Patterns::Integer(1), "Iteration limit of CG/GMRES.");
-    prm.declare_entry("AMG smoother sweeps", "2", Patterns::Integer(1), "Chebyshev smoother sweeps of the AMG.");
+    prm.declare_entry("Preconditioner", "AMG", Patterns::Selection("AMG|block"),
+                      "For CG/GMRES. AMG: ML on the (condensed) tangent. block (three-field only, GMRES): "
+                      "GMRES on the uncondensed (displacement, pressure) system with AMG on K_uu and the "
+                      "cell-wise pressure Schur complement C + M/mu; iteration counts stay flat as K/mu "
+                      "and the mesh grow.");
+    prm.declare_entry("AMG smoother type", "Chebyshev",
+                      Patterns::Selection("Chebyshev|symmetric Gauss-Seidel"),
+                      "ML smoother on each AMG level (symmetric Gauss-Seidel: processor-local).");
+    prm.declare_entry("AMG smoother sweeps", "2", Patterns::Integer(1),
+                      "Smoother sweeps (Chebyshev: polynomial degree) per AMG level.");
+    prm.declare_entry("AMG W-cycle", "false", Patterns::Bool(), "W-cycle instead of V-cycle.");
     prm.declare_entry("AMG aggregation threshold", "1e-4", Patterns::Double(0.0, 1.0),
                       "ML aggregation threshold.");
     prm.leave_subsection();
@@ -76,7 +126,10 @@ namespace hydrostat
     direct_package        = prm.get("Direct solver package");
     relative_tolerance    = prm.get_double("Relative tolerance");
     max_iterations        = prm.get_integer("Max iterations");
+    preconditioner        = prm.get("Preconditioner");
+    smoother_type         = prm.get("AMG smoother type");
     smoother_sweeps       = prm.get_integer("AMG smoother sweeps");
+    w_cycle               = prm.get_bool("AMG W-cycle");
     aggregation_threshold = prm.get_double("AMG aggregation threshold");
     prm.leave_subsection();
     AssertThrow(relative_tolerance > 0.0 && relative_tolerance < 1.0,
@@ -88,7 +141,8 @@ namespace hydrostat
                                                TrilinosWrappers::MPI::Vector       &x,
                                                const TrilinosWrappers::MPI::Vector &b,
                                                const DoFHandler<3>                 &dof_handler,
-                                               TimerOutput                         *timer) const
+                                               TimerOutput                         *timer,
+                                               const PressureBlocks                *blocks) const
   {
     Statistics statistics;
     if (b.l2_norm() == 0.0)
@@ -123,20 +177,10 @@ namespace hydrostat
       std::optional<TimerOutput::Scope> scope;
       if (timer)
         scope.emplace(*timer, "preconditioner setup");
-      TrilinosWrappers::PreconditionAMG::AdditionalData data;
-      data.elliptic              = true;
-      data.higher_order_elements = dof_handler.get_fe().degree > 1;
-      data.smoother_sweeps       = smoother_sweeps;
-      data.aggregation_threshold = aggregation_threshold;
-      Teuchos::ParameterList              list;
-      std::unique_ptr<Epetra_MultiVector> unused_constant_modes;
-      data.set_parameters(list, unused_constant_modes, A);
-      Epetra_MultiVector modes = rigid_body_modes(dof_handler, A.trilinos_matrix().RowMap());
-      list.set("null space: type", "pre-computed");
-      list.set("null space: dimension", modes.NumVectors());
-      list.set("null space: vectors", modes.Values());
-      amg.initialize(A, list);
+      setup_amg(amg, A, dof_handler);
     }
+    if (blocks)
+      return solve_blocks(A, x, b, *blocks, amg, timer);
 
     std::optional<TimerOutput::Scope> scope;
     if (timer)
@@ -159,6 +203,64 @@ namespace hydrostat
                                      message_of(error)) +
                                   " (parameters 'Linear solver/Solver type', 'Max iterations', 'Relative tolerance')");
       }
+    statistics.iterations = control.last_step();
+    return statistics;
+  }
+
+  void LinearSolver::setup_amg(TrilinosWrappers::PreconditionAMG &amg, const TrilinosWrappers::SparseMatrix &A,
+                               const DoFHandler<3> &dof_handler) const
+  {
+    TrilinosWrappers::PreconditionAMG::AdditionalData data;
+    data.elliptic              = true;
+    data.higher_order_elements = dof_handler.get_fe().degree > 1;
+    data.smoother_type         = smoother_type.c_str();
+    data.smoother_sweeps       = smoother_sweeps;
+    data.w_cycle               = w_cycle;
+    data.aggregation_threshold = aggregation_threshold;
+    Teuchos::ParameterList              list;
+    std::unique_ptr<Epetra_MultiVector> unused_constant_modes;
+    data.set_parameters(list, unused_constant_modes, A);
+    Epetra_MultiVector modes = rigid_body_modes(dof_handler, A.trilinos_matrix().RowMap());
+    list.set("null space: type", "pre-computed");
+    list.set("null space: dimension", modes.NumVectors());
+    list.set("null space: vectors", modes.Values());
+    amg.initialize(A, list);
+  }
+
+  LinearSolver::Statistics LinearSolver::solve_blocks(const TrilinosWrappers::SparseMatrix   &A,
+                                                      TrilinosWrappers::MPI::Vector         &x,
+                                                      const TrilinosWrappers::MPI::Vector   &b,
+                                                      const PressureBlocks                  &blocks,
+                                                      const TrilinosWrappers::PreconditionAMG &amg,
+                                                      TimerOutput                           *timer) const
+  {
+    std::optional<TimerOutput::Scope> scope;
+    if (timer)
+      scope.emplace(*timer, "linear solve");
+    const MPI_Comm comm = A.get_mpi_communicator();
+    BlockVector    rhs({b.locally_owned_elements(), blocks.owned_pressure_dofs()}, comm);
+    BlockVector    solution(rhs);
+    rhs.block(0) = b;
+    rhs.block(1) = blocks.pressure_rhs();
+    solution     = 0;
+    SolverControl control(max_iterations, relative_tolerance * rhs.l2_norm());
+    try
+      {
+        SolverGMRES<BlockVector> gmres(control, SolverGMRES<BlockVector>::AdditionalData(200, /*right=*/true));
+        gmres.solve(SaddlePointOperator{A, blocks}, solution, rhs, BlockTriangularPreconditioner{amg, blocks, {}});
+      }
+    catch (const std::exception &error)
+      {
+        throw LinearSolverFailure("block-preconditioned GMRES failed: " +
+                                  (dynamic_cast<const SolverControl::NoConvergence *>(&error) ?
+                                     "no convergence to the relative tolerance " +
+                                       Utilities::to_string(relative_tolerance) + " in " +
+                                       std::to_string(max_iterations) + " iterations" :
+                                     message_of(error)) +
+                                  " (parameters 'Linear solver/Preconditioner', 'Max iterations', 'Relative tolerance')");
+      }
+    x = solution.block(0);
+    Statistics statistics;
     statistics.iterations = control.last_step();
     return statistics;
   }

@@ -123,6 +123,11 @@ namespace hydrostat
     AssertThrow(linear_solver.type() != "CG" || !boundary_conditions.has_follower_loads(),
                 ExcMessage("Parameter 'Linear solver/Solver type' = CG needs a symmetric tangent, but a follower "
                            "pressure load makes it unsymmetric: choose GMRES or direct."));
+    AssertThrow(!linear_solver.block_preconditioner() ||
+                  (formulation.type == Formulation::Type::three_field && linear_solver.type() == "GMRES"),
+                ExcMessage("Parameter 'Linear solver/Preconditioner' = block works on the pressure of the "
+                           "three-field element with GMRES: set 'Finite element/Formulation' = three-field and "
+                           "'Linear solver/Solver type' = GMRES, or Preconditioner = AMG."));
   }
 
   Simulation::~Simulation() { dof_handler.clear(); }
@@ -194,6 +199,8 @@ namespace hydrostat
     muscle_tendon_units.add_sparsity(dsp, constraints);
     SparsityTools::distribute_sparsity_pattern(dsp, owned_dofs, comm, relevant_dofs);
     tangent.reinit(owned_dofs, owned_dofs, dsp, comm);
+    if (linear_solver.block_preconditioner())
+      pressure_blocks.setup(dof_handler, owned_dofs, formulation.degree, comm);
 
     for (Vector *v : {&u_n, &v_n, &a_n, &f_ext_n})
       reinit_vector(*v);
@@ -292,11 +299,14 @@ namespace hydrostat
     Vector u_ghost(owned_dofs, relevant_dofs, comm);
     u_ghost  = u;
     residual = 0;
+    const bool pressure_blocks_active = system && !mass_only && linear_solver.block_preconditioner();
     if (system)
       {
         *system = 0;
         *rhs    = 0;
       }
+    if (pressure_blocks_active)
+      pressure_blocks.zero();
 
     // Mass-only assembly (initial acceleration) evaluates everything at the current time.
     const double t         = mass_only ? current_time : current_time + dt;
@@ -466,7 +476,19 @@ namespace hydrostat
                 }
             }
 
-          if (three_field && system && !mass_only)
+          if (three_field && system && !mass_only && pressure_blocks_active)
+            {
+              // Uncondensed for the block preconditioner: C = G⁻¹ = M K_JJ⁻¹ M; μ̂ adds the
+              // Newmark mass at the cell scale, ρ a_u h² (PressureBlocks).
+              G.invert(K_JJ);
+              M.mmult(tmp, G);
+              tmp.mmult(G, M);
+              const double h = cell->diameter();
+              pressure_blocks.add_cell(cell, dofs, K_up, G, M,
+                                       tissue.law.parameters().shear_modulus() + rho * (c.a_u + alpha_M * c.v_u) * dynamic * h * h,
+                                       cell_matrix.trace() / n_dofs, inhomogeneous);
+            }
+          else if (three_field && system && !mass_only)
             {
               // K̄ = K_uu + K_up G K_upᵀ, G = M⁻¹ K_JJ M⁻¹.
               M_inv.mmult(tmp, K_JJ);
@@ -536,6 +558,8 @@ namespace hydrostat
         system->compress(VectorOperation::add);
         rhs->compress(VectorOperation::add);
       }
+    if (pressure_blocks_active)
+      pressure_blocks.compress();
     return !Utilities::MPI::logical_or(inverted, comm);
   }
 } // namespace hydrostat

@@ -74,7 +74,8 @@ namespace hydrostat
         LinearSolver::Statistics statistics;
         try
           {
-            statistics = linear_solver.solve(tangent, du, rhs, dof_handler, &timer);
+            statistics = linear_solver.solve(tangent, du, rhs, dof_handler, &timer,
+                                             linear_solver.block_preconditioner() ? &pressure_blocks : nullptr);
           }
         catch (const LinearSolverFailure &failure)
           {

@@ -3,6 +3,7 @@
 #include <deal.II/base/parameter_handler.h>
 #include <deal.II/base/timer.h>
 #include <deal.II/dofs/dof_handler.h>
+#include <deal.II/lac/trilinos_precondition.h>
 #include <deal.II/lac/trilinos_sparse_matrix.h>
 #include <deal.II/lac/trilinos_vector.h>
 
@@ -12,6 +13,8 @@
 
 namespace hydrostat
 {
+  class PressureBlocks;
+
   /// A linear solve that failed (no convergence, breakdown, singular matrix): Newton treats it
   /// as a failed iteration and cuts the time step back.
   struct LinearSolverFailure : std::runtime_error
@@ -36,19 +39,33 @@ namespace hydrostat
     void        parse_parameters(dealii::ParameterHandler &prm);
 
     /// Solves A x = b to a residual of Relative tolerance · |b|. The preconditioner is set up
-    /// anew for each matrix (each Newton iteration).
+    /// anew for each matrix (each Newton iteration). With @p blocks (three-field element,
+    /// Preconditioner = block), A is K_uu only and the condensed system A + Bᵀ C⁻¹ B is solved
+    /// through its saddle-point form (see PressureBlocks).
     Statistics solve(const dealii::TrilinosWrappers::SparseMatrix &A, dealii::TrilinosWrappers::MPI::Vector &x,
                      const dealii::TrilinosWrappers::MPI::Vector &b, const dealii::DoFHandler<3> &dof_handler,
-                     dealii::TimerOutput *timer = nullptr) const;
+                     dealii::TimerOutput *timer = nullptr, const PressureBlocks *blocks = nullptr) const;
 
     const std::string &type() const { return solver_type; }
 
+    /// Whether Newton solves go through PressureBlocks (three-field element only).
+    bool block_preconditioner() const { return solver_type != "direct" && preconditioner == "block"; }
+
   private:
+    void setup_amg(dealii::TrilinosWrappers::PreconditionAMG &amg, const dealii::TrilinosWrappers::SparseMatrix &A,
+                   const dealii::DoFHandler<3> &dof_handler) const;
+    Statistics solve_blocks(const dealii::TrilinosWrappers::SparseMatrix &A, dealii::TrilinosWrappers::MPI::Vector &x,
+                            const dealii::TrilinosWrappers::MPI::Vector &b, const PressureBlocks &blocks,
+                            const dealii::TrilinosWrappers::PreconditionAMG &amg, dealii::TimerOutput *timer) const;
+
     std::string  solver_type        = "GMRES";
+    std::string  preconditioner     = "AMG";
     std::string  direct_package     = "Amesos_Klu";
     double       relative_tolerance = 1e-8;
     unsigned int max_iterations     = 1000;
+    std::string  smoother_type      = "Chebyshev";
     unsigned int smoother_sweeps    = 2;
     double       aggregation_threshold = 1e-4;
+    bool         w_cycle            = false;
   };
 } // namespace hydrostat

@@ -23,6 +23,7 @@
 #include <hydrostat/solver/muscle_tendon_elements.h>
 #include <hydrostat/solver/newmark.h>
 #include <hydrostat/solver/newton_control.h>
+#include <hydrostat/solver/pressure_blocks.h>
 
 #include <iosfwd>
 #include <memory>
@@ -153,6 +154,7 @@ namespace hydrostat
     dealii::CellDataStorage<dealii::Triangulation<3>::cell_iterator, MusclePoint> muscle_points;
 
     Matrix tangent;
+    PressureBlocks pressure_blocks; // three-field tangent uncondensed, Preconditioner = block
     Vector u_n, v_n, a_n;             // accepted state at current_time (owned)
     Vector u_n_ghost, v_n_ghost, a_n_ghost;
     Vector f_ext_n;                   // external load vector of the accepted state
