@@ -5,10 +5,13 @@ Usage: python3 postprocess/octopus_metrics.py OUTPUT_DIR [OUTPUT_DIR ...] [--plo
 
 Each OUTPUT_DIR holds octopus.csv from parameters/octopus_bending*.prm, whose probes are points on
 the arm axis: p0 at the tip (z = 0.1 m), p1 ... p9 at z = 0.09 ... 0.01 m. For each run it prints
-the tip position at the end, the bending direction (the dorsal group lies at +y), the change of
+the tip position at the end, the bend angle (the direction of the last axis segment measured from
++z, positive toward +y, unwrapped along the arm, so a curl past the root still counts as a dorsal
+bend of more than 180 degrees; the dorsal group lies at +y) at t = 0.25, 0.5, 1 s, the change of
 the axis length (sum of the distances between consecutive probes, root at the origin), and the
 curvature along the arm at the end (circle through three consecutive axis points). With --plot it
-draws the tip trajectories of all runs in the y-z plane, and the curvature profiles.
+draws the tip trajectories of all runs in the y-z plane, the arm axes at the end, and the
+curvature profiles.
 """
 import argparse
 import csv
@@ -46,6 +49,16 @@ def curvature(points):
     return np.array(kappa)
 
 
+def bend_angle(points):
+    """Unwrapped direction [deg] of the last axis segment in the y-z plane, from +z toward +y."""
+    d = np.diff(points, axis=0)
+    return np.degrees(np.unwrap(np.arctan2(d[:, 1], d[:, 2]))[-1])
+
+
+def row_at(data, t):
+    return int(np.argmin(np.abs(data["time"] - t)))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("output_dirs", nargs="+")
@@ -59,8 +72,12 @@ def main():
         length = np.sum(np.linalg.norm(np.diff(final, axis=0), axis=1))
         tip = final[-1]
         kappa = curvature(final)
+        angles = ", ".join(f"{bend_angle(axis_points(data, row_at(data, t))):.0f}" for t in (0.25, 0.5, 1.0)
+                           if t <= data["time"][-1] + 1e-9)
+        angle = bend_angle(final)
         print(f"{name}: t = {data['time'][-1]:.3f} s, tip at ({tip[0]*1e3:.2f}, {tip[1]*1e3:.2f}, {tip[2]*1e3:.2f}) mm, "
-              f"bends toward {'+y (dorsal, activated side)' if tip[1] > 0 else '-y'}, "
+              f"bend angle {angles} deg at t = 0.25, 0.5, 1 s, "
+              f"bends toward {'+y (dorsal, activated side)' if angle > 0 else '-y (ventral)'}, "
               f"axis length change {100 * (length / length0 - 1):+.1f} %, "
               f"max curvature {kappa.max():.1f} 1/m at z = {rest[1 + int(np.argmax(kappa))][2]*1e3:.0f} mm")
     if args.plot:
@@ -78,6 +95,18 @@ def main():
         ax.legend(fontsize=8)
         fig.tight_layout()
         fig.savefig(os.path.join(args.plot, "octopus_tip_trajectories.png"), dpi=120)
+        fig, ax = plt.subplots(figsize=(5, 5))
+        for name, data in runs.items():
+            axis = axis_points(data, -1)
+            ax.plot(1e3 * axis[:, 1], 1e3 * axis[:, 2], "o-", ms=3, label=f"{name}, t = {data['time'][-1]:.2f} s")
+        ax.set_xlabel("y [mm] (dorsal +)")
+        ax.set_ylabel("z [mm]")
+        ax.set_title("arm axis (probe points, root at the origin)")
+        ax.set_aspect("equal")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(args.plot, "octopus_axis.png"), dpi=120)
         fig, ax = plt.subplots(figsize=(6, 4))
         for name, data in runs.items():
             rest = axis_points(data, 0)
@@ -88,7 +117,7 @@ def main():
         ax.legend(fontsize=8)
         fig.tight_layout()
         fig.savefig(os.path.join(args.plot, "octopus_curvature.png"), dpi=120)
-        print("wrote", os.path.join(args.plot, "octopus_tip_trajectories.png"), "and octopus_curvature.png")
+        print("wrote", os.path.join(args.plot, "octopus_tip_trajectories.png"), "octopus_axis.png and octopus_curvature.png")
 
 
 if __name__ == "__main__":

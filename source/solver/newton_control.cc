@@ -1,6 +1,7 @@
 #include <deal.II/base/exceptions.h>
 
 #include <hydrostat/solver/newton_control.h>
+#include <algorithm>
 
 namespace hydrostat
 {
@@ -51,6 +52,9 @@ namespace hydrostat
                       "Smallest step [s] the automatic cut-back may reach before the run stops.");
     prm.declare_entry("Cut-back factor", "0.5", Patterns::Double(0.0, 1.0),
                       "Factor applied to the step when Newton fails or an element inverts.");
+    prm.declare_entry("Growth iterations", "0", Patterns::Integer(0),
+                      "After a cut-back, grow the step again only after steps that converged in at most "
+                      "this many Newton iterations; 0: after every converged step.");
     prm.leave_subsection();
   }
 
@@ -61,11 +65,19 @@ namespace hydrostat
     time_step    = prm.get_double("Time step");
     minimum_step = prm.get_double("Minimum time step");
     cut_back     = prm.get_double("Cut-back factor");
+    growth_iterations = prm.get_integer("Growth iterations");
     prm.leave_subsection();
     AssertThrow(time_step > 0, ExcMessage("Parameter 'Time stepping/Time step' must be positive."));
     AssertThrow(minimum_step > 0 && minimum_step <= time_step,
                 ExcMessage("Parameter 'Time stepping/Minimum time step' must lie in (0, Time step]."));
     AssertThrow(cut_back > 0 && cut_back < 1,
                 ExcMessage("Parameter 'Time stepping/Cut-back factor' must lie in (0, 1)."));
+  }
+
+  double TimeStepControl::next_step(const double taken, const unsigned int newton_iterations) const
+  {
+    if (growth_iterations > 0 && newton_iterations > growth_iterations)
+      return taken;
+    return std::min(time_step, taken / cut_back);
   }
 } // namespace hydrostat

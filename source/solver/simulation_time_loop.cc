@@ -471,7 +471,7 @@ namespace hydrostat
         const double taken     = advance(std::min(dt, remaining));
         ++step;
         // Grow back towards the nominal step after a cut-back.
-        dt = std::min(stepping.time_step, taken / stepping.cut_back);
+        dt = stepping.next_step(taken, newton_residuals.size() - 1);
         const double wall =
           std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
         pcout << "step " << std::setw(5) << step << "  t = " << scientific(current_time) << " s  dt = "

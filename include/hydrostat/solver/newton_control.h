@@ -33,7 +33,9 @@ namespace hydrostat
   /**
    * Step size control (subsection "Time stepping"): the nominal Time step is cut by Cut-back
    * factor when Newton fails or an element inverts, down to Minimum time step (then the run
-   * stops with an error), and grows back by 1/Cut-back factor after each converged step.
+   * stops with an error), and grows back by 1/Cut-back factor after each converged step (only
+   * after steps that needed at most Growth iterations Newton iterations, if that is set: a step
+   * that converged with difficulty is not followed by a bigger one that would likely fail).
    */
   struct TimeStepControl
   {
@@ -41,6 +43,10 @@ namespace hydrostat
     double time_step      = 0.01;
     double minimum_step   = 1e-6;
     double cut_back       = 0.5;
+    unsigned int growth_iterations = 0; // 0: always grow
+
+    /// The next step after a converged step of size @p taken that needed @p newton_iterations.
+    double next_step(double taken, unsigned int newton_iterations) const;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);
