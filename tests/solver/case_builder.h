@@ -8,10 +8,13 @@
 
 #include <hydrostat/solver/simulation.h>
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace hydrostat::test_support
@@ -48,5 +51,53 @@ namespace hydrostat::test_support
               u[dofs[i]] = f(support[dofs[i]])[dof_handler.get_fe().system_to_component_index(i).first];
         }
     u.compress(dealii::VectorOperation::insert);
+  }
+
+  struct FiniteDifferenceComparison
+  {
+    double max_error     = 0; // max |K − K_fd|
+    double max_entry     = 0; // max |K_fd|
+    double max_reference = 0; // max |K − K_reference|, if a reference tangent was given
+  };
+
+  /// Assembles the tangent K of @p sim at @p u and compares it with central differences
+  /// (h = 1e-8 m) of the assembled residual. Constrained DoFs have an identically zero residual
+  /// row; their rows and columns are not part of the Newton system and are skipped. With
+  /// @p reference (the tangent of the same case without one contribution), also measures the
+  /// size of that contribution.
+  inline FiniteDifferenceComparison compare_tangent_with_finite_differences(Simulation &sim, const Simulation::Vector &u,
+                                                                             const double                  dt,
+                                                                             const Simulation::Matrix *reference = nullptr)
+  {
+    Simulation::Vector residual, r_plus, r_minus;
+    for (auto *v : {&residual, &r_plus, &r_minus})
+      sim.reinit_vector(*v);
+    if (!sim.evaluate(u, dt, residual, &sim.system_matrix()))
+      throw std::runtime_error("an element is inverted in the finite-difference state");
+    const auto       &K = sim.system_matrix();
+    std::vector<bool> free(sim.n_dofs());
+    for (unsigned int i = 0; i < sim.n_dofs(); ++i)
+      free[i] = residual[i] != 0.0;
+    const double               h = 1e-8;
+    FiniteDifferenceComparison result;
+    for (unsigned int j = 0; j < sim.n_dofs(); ++j)
+      if (free[j])
+        {
+          Simulation::Vector up = u, um = u;
+          up[j] += h;
+          um[j] -= h;
+          if (!sim.evaluate(up, dt, r_plus, nullptr) || !sim.evaluate(um, dt, r_minus, nullptr))
+            throw std::runtime_error("an element inverts within the finite-difference step");
+          for (unsigned int i = 0; i < sim.n_dofs(); ++i)
+            if (free[i])
+              {
+                const double fd      = (r_plus[i] - r_minus[i]) / (2 * h);
+                result.max_error     = std::max(result.max_error, std::abs(K.el(i, j) - fd));
+                result.max_entry     = std::max(result.max_entry, std::abs(fd));
+                if (reference)
+                  result.max_reference = std::max(result.max_reference, std::abs(K.el(i, j) - reference->el(i, j)));
+              }
+        }
+    return result;
   }
 } // namespace hydrostat::test_support
