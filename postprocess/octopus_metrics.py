@@ -5,9 +5,11 @@ Usage: python3 postprocess/octopus_metrics.py OUTPUT_DIR [OUTPUT_DIR ...] [--plo
 
 Each OUTPUT_DIR holds octopus.csv from parameters/octopus_bending*.prm, whose probes are points on
 the arm axis: p0 at the tip (z = 0.1 m), p1 ... p9 at z = 0.09 ... 0.01 m. For each run it prints
-the tip position at the end, the bend angle (the direction of the last axis segment measured from
-+z, positive toward +y, unwrapped along the arm, so a curl past the root still counts as a dorsal
-bend of more than 180 degrees; the dorsal group lies at +y) at t = 0.25, 0.5, 1 s, the change of
+the tip position at the end, the tip bend angle (the direction of the last axis segment measured
+from +z, positive toward +y, unwrapped along the arm, so a curl past the root still counts as a
+dorsal bend of more than 180 degrees; the dorsal group lies at +y) at t = 0.25, 0.5, 1 s, the
+largest segment angle along the arm at the end (its sign is the bending direction: a wave that
+has only reached the base bends the base while the passive distal part lags), the change of
 the axis length (sum of the distances between consecutive probes, root at the origin), and the
 curvature along the arm at the end (circle through three consecutive axis points). With --plot it
 draws the tip trajectories of all runs in the y-z plane, the arm axes at the end, and the
@@ -49,10 +51,15 @@ def curvature(points):
     return np.array(kappa)
 
 
-def bend_angle(points):
-    """Unwrapped direction [deg] of the last axis segment in the y-z plane, from +z toward +y."""
+def segment_angles(points):
+    """Unwrapped directions [deg] of the axis segments root -> tip in the y-z plane, from +z toward +y."""
     d = np.diff(points, axis=0)
-    return np.degrees(np.unwrap(np.arctan2(d[:, 1], d[:, 2]))[-1])
+    return np.degrees(np.unwrap(np.arctan2(d[:, 1], d[:, 2])))
+
+
+def bend_angle(points):
+    """Direction [deg] of the last axis segment (the tip's bend angle)."""
+    return segment_angles(points)[-1]
 
 
 def row_at(data, t):
@@ -74,10 +81,11 @@ def main():
         kappa = curvature(final)
         angles = ", ".join(f"{bend_angle(axis_points(data, row_at(data, t))):.0f}" for t in (0.25, 0.5, 1.0)
                            if t <= data["time"][-1] + 1e-9)
-        angle = bend_angle(final)
+        along = segment_angles(final)
+        largest = along[int(np.argmax(np.abs(along)))]
         print(f"{name}: t = {data['time'][-1]:.3f} s, tip at ({tip[0]*1e3:.2f}, {tip[1]*1e3:.2f}, {tip[2]*1e3:.2f}) mm, "
-              f"bend angle {angles} deg at t = 0.25, 0.5, 1 s, "
-              f"bends toward {'+y (dorsal, activated side)' if angle > 0 else '-y (ventral)'}, "
+              f"tip bend angle {angles} deg at t = 0.25, 0.5, 1 s, largest along the arm {largest:.0f} deg, "
+              f"bends toward {'+y (dorsal, activated side)' if largest > 0 else '-y (ventral)'}, "
               f"axis length change {100 * (length / length0 - 1):+.1f} %, "
               f"max curvature {kappa.max():.1f} 1/m at z = {rest[1 + int(np.argmax(kappa))][2]*1e3:.0f} mm")
     if args.plot:
