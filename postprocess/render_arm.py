@@ -1,5 +1,5 @@
 #!/usr/bin/env pvpython
-"""Renders the deformed arm coloured by a cell field at chosen times (ParaView's pvpython).
+"""Renders the deformed arm coloured by a field at chosen times (ParaView's pvpython).
 
 Usage: pvpython postprocess/render_arm.py SERIES.pvd [--field activation_longitudinal_dorsal]
                                           [--times 0.25 0.5 1.0] [--out DIR]
@@ -31,7 +31,7 @@ def main():
     view.ViewSize = [900, 700]
     view.OrientationAxesVisibility = 1
     display = Show(warp, view)
-    ColorBy(display, ("CELLS", args.field))
+    ColorBy(display, ("POINTS", args.field))  # DataOut writes every field as point data
     lut = GetColorTransferFunction(args.field)
     lut.RescaleTransferFunction(0.0, 1.0 if args.field.startswith("activation") else lut.RGBPoints[-4])
     display.SetScalarBarVisibility(view, True)
