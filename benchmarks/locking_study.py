@@ -26,16 +26,15 @@ Usage (from anywhere; needs numpy from Debian, hence /usr/bin/python3):
 import argparse
 import csv
 import math
-import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
+
+from hydrostat_runs import parse_log, read_status, run_logged
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "parameters" / "indentation"
@@ -50,13 +49,6 @@ BENDING = {  # name -> (formulation, degree, label)
     "disp_q1": ("displacement", 1, "displacement Q1"),
 }
 
-STEP_RE = re.compile(r"^step\s+(\d+)\s+t = (\S+) s\s+dt = (\S+) s\s+Newton\s+(\d+)\s+\|R\| (\S+)\s+linear its (\d+)")
-NEWTON_RE = re.compile(r"^\s+Newton (\d+): \|R\| = (\S+), \|du\| = (\S+), line search (\S+), linear iterations (\d+)")
-MESH_RE = re.compile(r"^Mesh: (\d+) cells, (\d+) displacement DoFs")
-CUT_RE = re.compile(r"^\s+step cut back")
-LINFAIL_RE = re.compile(r"^\s+linear solver: ")
-TIMER_RE = re.compile(r"^\|\s*([a-z ]+?)\s*\|\s*(\d+)\s*\|\s*([0-9.eE+-]+)s\s*\|")
-TOTAL_RE = re.compile(r"^\|\s*Total wallclock time elapsed since start\s*\|\s*([0-9.eE+-]+)s")
 
 
 # ----------------------------------------------------------------------------- case files
@@ -124,34 +116,11 @@ def run_one(args, text, run_dir):
     run_dir.mkdir(parents=True)
     case = run_dir / "case.prm"
     case.write_text(text)
-    env = dict(os.environ)
-    if os.geteuid() == 0:
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    env["OMP_NUM_THREADS"] = "1"
     cmd = ["nice", "-n", str(args.nice)]
     if args.ranks > 1:
         cmd += ["mpirun", "-np", str(args.ranks), "--bind-to", "none", "--oversubscribe"]
     cmd += [str(Path(args.hydrostat).resolve()), str(case)]
-    start = time.monotonic()
-    with open(run_dir / "log.txt", "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=REPO,
-                                start_new_session=True)
-        try:
-            rc = proc.wait(timeout=args.timeout)
-            status = "ok" if rc == 0 else f"rc={rc}"
-        except BaseException as error:  # timeout, Ctrl-C, SIGTERM: end the run's process group
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-            if not isinstance(error, subprocess.TimeoutExpired):
-                (run_dir / "status.txt").write_text("interrupted\n")
-                raise
-            status = "timeout"
-    elapsed = time.monotonic() - start
-    (run_dir / "status.txt").write_text(f"{status}\n{elapsed:.1f}\n")
+    status, _ = run_logged(cmd, run_dir, args.timeout, REPO)
     return status
 
 
@@ -160,32 +129,13 @@ def parse_run(run_dir, probe_column):
     res = dict(status="missing", dofs=None, cells=None, steps=0, newton=0, solves=0, lin=[],
                cutbacks=0, linfail=0, u=None, dvol=None, t_end=None, per_it=None, wall=None,
                asm=None, prec=None, solve=None)
-    status_file = run_dir / "status.txt"
-    if not status_file.exists():
+    if not (run_dir / "status.txt").exists():
         return res
-    lines = status_file.read_text().split()
-    res["status"] = lines[0]
-    res["wall"] = float(lines[1]) if len(lines) > 1 else None
-    sections = {}
-    total = None
-    log = run_dir / "log.txt"
-    for line in (log.read_text(errors="replace").splitlines() if log.exists() else []):
-        if m := MESH_RE.match(line):
-            res["cells"], res["dofs"] = int(m.group(1)), int(m.group(2))
-        elif m := STEP_RE.match(line):
-            res["steps"] += 1
-            res["newton"] += int(m.group(4))
-        elif m := NEWTON_RE.match(line):
-            res["solves"] += 1
-            res["lin"].append(int(m.group(5)))
-        elif CUT_RE.match(line):
-            res["cutbacks"] += 1
-        elif LINFAIL_RE.match(line):
-            res["linfail"] += 1
-        elif m := TOTAL_RE.match(line):
-            total = float(m.group(1))
-        elif m := TIMER_RE.match(line):
-            sections[m.group(1)] = float(m.group(3))
+    res["status"], res["wall"] = read_status(run_dir)
+    log = parse_log(run_dir / "log.txt")
+    res.update(dofs=log["dofs"], cells=log["cells"], steps=log["steps"], newton=log["newton"],
+               solves=len(log["linear"]), lin=log["linear"], cutbacks=log["cut_backs"],
+               linfail=log["failed_solves"])
     csv_files = [p for p in run_dir.glob("*.csv")]
     if csv_files:
         with open(csv_files[0]) as f:
@@ -197,6 +147,7 @@ def parse_run(run_dir, probe_column):
             v0 = float(first["volume"])
             res["dvol"] = (float(last["volume"]) - v0) / v0
     solves = res["solves"] + res["linfail"]
+    sections, total = log["timers"], log["total_wall"]
     if solves and total is not None:
         res["per_it"] = (total - sections.get("setup", 0.0) - sections.get("output", 0.0)) / solves
         for key, name in (("asm", "assembly"), ("prec", "preconditioner setup"), ("solve", "linear solve")):

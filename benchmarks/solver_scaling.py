@@ -24,26 +24,20 @@ import os
 import re
 import shutil
 import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import numpy as np
+
+from hydrostat_runs import parse_log, read_status, run_logged
 
 REPO = Path(__file__).resolve().parent.parent
 TEMPLATE = Path(__file__).resolve().parent / "clamped_bar.prm"
 DEFAULT_SIZES = ["8", "18", "26", "40"]
 SECTIONS = ["setup", "assembly", "preconditioner setup", "linear solve", "output"]
 
-STEP_RE = re.compile(r"^step\s+(\d+)\s+t = (\S+) s\s+dt = (\S+) s\s+Newton\s+(\d+)\s+\|R\| (\S+)\s+linear its (\d+)")
-NEWTON_RE = re.compile(r"^\s+Newton (\d+): \|R\| = (\S+), \|du\| = (\S+), line search (\S+), linear iterations (\d+)")
-MESH_RE = re.compile(r"^Mesh: (\d+) cells, (\d+) displacement DoFs")
-TIMER_RE = re.compile(r"^\|\s*([a-z ]+?)\s*\|\s*(\d+)\s*\|\s*([0-9.eE+-]+)s\s*\|")
-TOTAL_RE = re.compile(r"^\|\s*Total wallclock time elapsed since start\s*\|\s*([0-9.eE+-]+)s")
 CPU_RE = re.compile(r"(User|System) time \(seconds\): ([0-9.]+)")
 RSS_RE = re.compile(r"Maximum resident set size \(kbytes\): (\d+)")
-ELAPSED_RE = re.compile(r"Elapsed \(wall clock\) time \(h:mm:ss or m:ss\): (\S+)")
 
 
 def subdivisions(size):
@@ -80,40 +74,14 @@ def write_case(run_dir, sub, solver, steps, line_search, bulk_modulus):
 
 def parse_run(run_dir):
     """Parses log.txt and time.*.txt of one run into a dict (None entries where missing)."""
-    log = (run_dir / "log.txt").read_text(errors="replace") if (run_dir / "log.txt").exists() else ""
-    result = {"cells": None, "dofs": None, "steps": 0, "newton": 0, "linear": [], "line_search_cuts": 0,
-              "cut_backs": 0, "failed_solves": 0, "timers": {}, "calls": {}, "total_wall": None, "rss_kb": [], "error": None}
-    for line in log.splitlines():
-        if m := MESH_RE.match(line):
-            result["cells"], result["dofs"] = int(m.group(1)), int(m.group(2))
-        elif m := STEP_RE.match(line):
-            result["steps"] += 1
-            result["newton"] += int(m.group(4))
-        elif m := NEWTON_RE.match(line):
-            result["linear"].append(int(m.group(5)))
-            if float(m.group(4)) < 1.0:
-                result["line_search_cuts"] += 1
-        elif m := TIMER_RE.match(line):
-            result["timers"][m.group(1)] = float(m.group(3))
-            result["calls"][m.group(1)] = int(m.group(2))
-        elif m := TOTAL_RE.match(line):
-            result["total_wall"] = float(m.group(1))
-        elif "step cut back" in line:
-            result["cut_backs"] += 1
-        elif "linear solver:" in line and "failed" in line:
-            # A linear solve that hit Max iterations (the step is then cut back): its time is in
-            # the timers, so it counts as a solve.
-            result["failed_solves"] += 1
-        elif "error" in line.lower() and result["error"] is None:
-            result["error"] = line.strip()
-    result["cpu_s"] = []
+    result = parse_log(run_dir / "log.txt")
+    result["rss_kb"], result["cpu_s"] = [], []
     for f in sorted(run_dir.glob("time.*.txt")):
         text = f.read_text(errors="replace")
         if m := RSS_RE.search(text):
             result["rss_kb"].append(int(m.group(1)))
         result["cpu_s"].append(sum(float(m.group(2)) for m in CPU_RE.finditer(text)))
-    status = run_dir / "status.txt"
-    result["status"] = status.read_text().strip() if status.exists() else "not run"
+    result["status"] = read_status(run_dir)[0]
     return result
 
 
@@ -201,10 +169,6 @@ def run_one(args, sub, ranks, run_dir):
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True)
     case = write_case(run_dir, sub, args.solver, args.steps, args.line_search, args.bulk_modulus)
-    env = dict(os.environ)
-    if os.geteuid() == 0:
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    env["OMP_NUM_THREADS"] = "1"
     # One /usr/bin/time per rank, writing to time.<rank>.txt (Open MPI sets OMPI_COMM_WORLD_RANK).
     timed = ["sh", "-c", f'exec /usr/bin/time -v -o "{run_dir}/time.${{OMPI_COMM_WORLD_RANK:-0}}.txt" '
                          f'"{args.hydrostat}" "{case}"']
@@ -212,26 +176,7 @@ def run_one(args, sub, ranks, run_dir):
     if ranks > 1 or args.always_mpirun:
         cmd += ["mpirun", "-np", str(ranks), "--bind-to", "none"]
     cmd += timed
-    start = time.monotonic()
-    with open(run_dir / "log.txt", "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env, cwd=REPO,
-                                start_new_session=True)
-        try:
-            rc = proc.wait(timeout=args.timeout)
-            status = "ok" if rc == 0 else f"rc={rc}"
-        except BaseException as error:  # timeout, Ctrl-C, SIGTERM: end the run's process group
-            os.killpg(proc.pid, signal.SIGTERM)
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                os.killpg(proc.pid, signal.SIGKILL)
-                proc.wait()
-            if not isinstance(error, subprocess.TimeoutExpired):
-                (run_dir / "status.txt").write_text("interrupted\n")
-                raise
-            status = "timeout"
-    (run_dir / "status.txt").write_text(status + "\n")
-    return status, time.monotonic() - start
+    return run_logged(cmd, run_dir, args.timeout, REPO)
 
 
 def main():

@@ -12,10 +12,10 @@ Usage (from anywhere; needs numpy from Debian, hence /usr/bin/python3):
   /usr/bin/python3 benchmarks/squid_sensitivity.py --only mesh --fine   # adds 24 axial x 48 cells per section
 """
 import argparse
-import subprocess
 import sys
-import time
 from pathlib import Path
+
+from hydrostat_runs import run_logged
 
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "postprocess"))
@@ -61,6 +61,7 @@ def main():
                         help="add 24 axial cells x 2 cross-section refinements (48 cells per quadrant section)")
     parser.add_argument("--sensitivity-axial", type=int, default=12, help="axial cells of the c1 / ta variants")
     parser.add_argument("--only", choices=["mesh", "sensitivity"])
+    parser.add_argument("--timeout", type=float, default=3600, help="seconds per run before it is killed")
     args = parser.parse_args()
     if not Path(args.hydrostat).exists():
         sys.exit(f"squid_sensitivity: {args.hydrostat} not found (build it, or pass --hydrostat)")
@@ -84,12 +85,9 @@ def main():
         directory.mkdir(parents=True, exist_ok=True)
         case = directory / "case.prm"
         case.write_text(case_text(axial, cross, c1, ta, directory))
-        start = time.time()
-        with open(directory / "log.txt", "w") as log:
-            rc = subprocess.call([args.hydrostat, str(case)], stdout=log, stderr=subprocess.STDOUT, cwd=REPO)
-        wall = time.time() - start
-        if rc != 0:
-            line = f"{label:20s} {axial:5d} {3 * 4 ** cross:13d} {c1 / 1e3:8g} {ta * 1e3:7g}  failed (rc = {rc}, see {directory / 'log.txt'})"
+        status, wall = run_logged([args.hydrostat, str(case)], directory, args.timeout, REPO)
+        if status != "ok":
+            line = f"{label:20s} {axial:5d} {3 * 4 ** cross:13d} {c1 / 1e3:8g} {ta * 1e3:7g}  {status} (see {directory / 'log.txt'})"
         else:
             values, _ = squid_metrics.metrics(squid_metrics.load(str(directory / "squid.csv")), 0.05314)
             line = f"{label:20s} {axial:5d} {3 * 4 ** cross:13d} {c1 / 1e3:8g} {ta * 1e3:7g} " + " ".join(
