@@ -93,40 +93,33 @@ def main():
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
         os.makedirs(args.plot, exist_ok=True)
-        fig, ax = plt.subplots(figsize=(5, 5))
-        for name, data in runs.items():
-            ax.plot(1e3 * data["p0_y"], 1e3 * data["p0_z"], label=name)
-        ax.set_xlabel("tip y [mm] (dorsal +)")
-        ax.set_ylabel("tip z [mm]")
-        ax.set_aspect("equal")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(args.plot, "octopus_tip_trajectories.png"), dpi=120)
-        fig, ax = plt.subplots(figsize=(5, 5))
-        for name, data in runs.items():
-            axis = axis_points(data, -1)
-            ax.plot(1e3 * axis[:, 1], 1e3 * axis[:, 2], "o-", ms=3, label=f"{name}, t = {data['time'][-1]:.2f} s")
-        ax.set_xlabel("y [mm] (dorsal +)")
-        ax.set_ylabel("z [mm]")
-        ax.set_title("arm axis (probe points, root at the origin)")
-        ax.set_aspect("equal")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(args.plot, "octopus_axis.png"), dpi=120)
-        fig, ax = plt.subplots(figsize=(6, 4))
-        for name, data in runs.items():
-            rest = axis_points(data, 0)
-            ax.plot(1e3 * rest[1:-1, 2], curvature(axis_points(data, -1)), "o-", label=name)
-        ax.set_xlabel("reference position along the arm z [mm]")
-        ax.set_ylabel("curvature at the end [1/m]")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-        fig.tight_layout()
-        fig.savefig(os.path.join(args.plot, "octopus_curvature.png"), dpi=120)
-        print("wrote", os.path.join(args.plot, "octopus_tip_trajectories.png"), "octopus_axis.png and octopus_curvature.png")
 
+        def figure(name, xlabel, ylabel, curves, size=(5, 5), equal=True, title=None):
+            """One PNG: curves(ax) draws a line per run; labels, grid, legend and saving are common."""
+            fig, ax = plt.subplots(figsize=size)
+            curves(ax)
+            ax.set_xlabel(xlabel)
+            ax.set_ylabel(ylabel)
+            if title:
+                ax.set_title(title)
+            if equal:
+                ax.set_aspect("equal")
+            ax.grid(alpha=0.3)
+            ax.legend(fontsize=8)
+            fig.tight_layout()
+            fig.savefig(os.path.join(args.plot, name), dpi=120)
+
+        figure("octopus_tip_trajectories.png", "tip y [mm] (dorsal +)", "tip z [mm]",
+               lambda ax: [ax.plot(1e3 * d["p0_y"], 1e3 * d["p0_z"], label=n) for n, d in runs.items()])
+        figure("octopus_axis.png", "y [mm] (dorsal +)", "z [mm]",
+               lambda ax: [ax.plot(1e3 * axis_points(d, -1)[:, 1], 1e3 * axis_points(d, -1)[:, 2], "o-", ms=3,
+                                   label=f"{n}, t = {d['time'][-1]:.2f} s") for n, d in runs.items()],
+               title="arm axis (probe points, root at the origin)")
+        figure("octopus_curvature.png", "reference position along the arm z [mm]", "curvature at the end [1/m]",
+               lambda ax: [ax.plot(1e3 * axis_points(d, 0)[1:-1, 2], curvature(axis_points(d, -1)), "o-", label=n)
+                           for n, d in runs.items()],
+               size=(6, 4), equal=False)
+        print("wrote", os.path.join(args.plot, "octopus_tip_trajectories.png"), "octopus_axis.png and octopus_curvature.png")
 
 if __name__ == "__main__":
     main()
