@@ -76,6 +76,8 @@ def common(text, args):
         solver.append(f"  set AMG smoother sweeps = {args.amg_sweeps}")
     if args.amg_threshold is not None:
         solver.append(f"  set AMG aggregation threshold = {args.amg_threshold:g}")
+    if args.no_checkerboard:
+        solver.append("  set Checkerboard correction = false")
     if solver:
         text = text.replace("subsection Output", "subsection Linear solver\n" + "\n".join(solver) + "\nend\n"
                                                  "subsection Output", 1)
@@ -91,7 +93,13 @@ def set_value(text, key):
 def indentation_case(element, r, ratio, run_dir, args):
     text = common((CASES / ELEMENTS[element][0]).read_text(), args)
     n = 2 ** r
-    text = set_line(text, "Box subdivisions", f"{n}, {n}, {n}")
+    if args.preconditioner == "block" and r >= 1:
+        # The same mesh as one refinement of 2^(r-1) cells per edge, so that it has families of 8
+        # sibling cells for the checkerboard correction of the Q1-P0 pressure Schur complement.
+        text = set_line(text, "Box subdivisions", f"{n // 2}, {n // 2}, {n // 2}")
+        text = text.replace("subsection Mesh\n", "subsection Mesh\n  set Global refinements = 1\n", 1)
+    else:
+        text = set_line(text, "Box subdivisions", f"{n}, {n}, {n}")
     text, k = re.subn(r"-4e6 \* \d+(\.\d*)? \* t", f"-4e6 * {ratio:g} * t", text)
     assert k == 1, "pressure expression not found"
     text = set_line(text, "Directory", str(run_dir))
@@ -278,6 +286,8 @@ def main():
     parser.add_argument("--amg-sweeps", type=int, help="Linear solver/AMG smoother sweeps (default: the code's, 2)")
     parser.add_argument("--amg-threshold", type=float,
                         help="Linear solver/AMG aggregation threshold (default: the code's, 1e-4)")
+    parser.add_argument("--no-checkerboard", action="store_true",
+                        help="Linear solver/Checkerboard correction = false (block preconditioner, Q1)")
     parser.add_argument("--first-step", action="store_true",
                         help="run the first load step only (End time = Time step): the AMG iteration study")
     parser.add_argument("--from-logs", action="store_true", help="only print the tables from existing runs")

@@ -58,11 +58,17 @@ def run_name(sub, ranks):
     return f"bar_{sub[0]}x{sub[1]}x{sub[2]}_np{ranks}"
 
 
-def write_case(run_dir, sub, solver, steps, line_search, bulk_modulus):
+def write_case(run_dir, sub, solver, preconditioner, steps, line_search, bulk_modulus):
     text = TEMPLATE.read_text()
-    text = (text.replace("@SUBDIVISIONS@", f"{sub[0]}, {sub[1]}, {sub[2]}")
+    # The block preconditioner's checkerboard correction needs families of 8 sibling cells: the
+    # same mesh as one refinement of half the subdivisions (when they are even).
+    refine = preconditioner == "block" and all(n % 2 == 0 for n in sub)
+    coarse = [n // 2 for n in sub] if refine else sub
+    text = (text.replace("@SUBDIVISIONS@", f"{coarse[0]}, {coarse[1]}, {coarse[2]}")
+                .replace("@REFINEMENTS@", "1" if refine else "0")
                 .replace("@DIRECTORY@", str(run_dir))
                 .replace("@SOLVER@", solver)
+                .replace("@PRECONDITIONER@", preconditioner)
                 .replace("@STEPS@", str(steps))
                 .replace("@LINE_SEARCH@", "true" if line_search else "false")
                 .replace("@BULK_MODULUS@", f"{bulk_modulus:g}"))
@@ -168,7 +174,7 @@ def run_one(args, sub, ranks, run_dir):
     if run_dir.exists():
         shutil.rmtree(run_dir)
     run_dir.mkdir(parents=True)
-    case = write_case(run_dir, sub, args.solver, args.steps, args.line_search, args.bulk_modulus)
+    case = write_case(run_dir, sub, args.solver, args.preconditioner, args.steps, args.line_search, args.bulk_modulus)
     # One /usr/bin/time per rank, writing to time.<rank>.txt (Open MPI sets OMPI_COMM_WORLD_RANK).
     timed = ["sh", "-c", f'exec /usr/bin/time -v -o "{run_dir}/time.${{OMPI_COMM_WORLD_RANK:-0}}.txt" '
                          f'"{args.hydrostat}" "{case}"']
@@ -192,6 +198,8 @@ def main():
     parser.add_argument("--steps", type=int, default=3, help="load steps of the gravity ramp (default 3)")
     parser.add_argument("--solver", default="GMRES", choices=["GMRES", "CG", "direct"],
                         help="Linear solver/Solver type (default GMRES, the code's default)")
+    parser.add_argument("--preconditioner", default="AMG", choices=["AMG", "block"],
+                        help="Linear solver/Preconditioner (default AMG on the condensed tangent, the code's default)")
     parser.add_argument("--bulk-modulus", type=float, default=2e8,
                         help="K [Pa] (mu = 2e5 Pa): default 2e8, K/mu = 1000; 2e7 gives K/mu = 100")
     parser.add_argument("--line-search", action="store_true",
@@ -245,7 +253,7 @@ def main():
     if not rows:
         sys.exit("solver_scaling: no runs")
     print()
-    print(f"Clamped bar under ramped gravity, three-field Q1, K/mu = {args.bulk_modulus / 2e5:g}, {args.solver} + AMG; times are wall times per "
+    print(f"Clamped bar under ramped gravity, three-field Q1, K/mu = {args.bulk_modulus / 2e5:g}, {args.solver} + {args.preconditioner}; times are wall times per "
           f"Newton iteration (= per linear solve, cut-back attempts and failed solves included; assembly includes the convergence-check and line-search "
           f"residual assemblies); wall = TimerOutput total; CPU/rk = user+sys seconds of the busiest rank; "
           f"RSS/rank = the largest peak resident set of the ranks.")

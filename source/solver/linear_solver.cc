@@ -8,6 +8,7 @@
 #include <deal.II/lac/trilinos_solver.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/solver/checkerboard_correction.h>
 #include <hydrostat/solver/linear_solver.h>
 #include <hydrostat/solver/pressure_blocks.h>
 
@@ -74,16 +75,19 @@ namespace hydrostat
     };
 
     /// Block upper-triangular preconditioner [Â Bᵀ; 0 −Ŝ]⁻¹: q = −Ŝ⁻¹ r_q, Δu = Â⁻¹ (r − Bᵀ q),
-    /// Â⁻¹ one AMG cycle on A.
+    /// Â⁻¹ one AMG cycle on A; Ŝ⁻¹ with the checkerboard correction for Q1–P0.
     struct BlockTriangularPreconditioner
     {
       const TrilinosWrappers::PreconditionAMG &amg;
       const PressureBlocks                    &blocks;
+      const CheckerboardCorrection            *checkerboard;
       mutable TrilinosWrappers::MPI::Vector    tmp;
 
       void vmult(BlockVector &dst, const BlockVector &src) const
       {
         blocks.S_hat_inverse().vmult(dst.block(1), src.block(1));
+        if (checkerboard)
+          checkerboard->vmult_add(dst.block(1), src.block(1));
         dst.block(1) *= -1.0;
         tmp.reinit(src.block(0), true);
         blocks.B().Tvmult(tmp, dst.block(1));
@@ -108,6 +112,12 @@ namespace hydrostat
                       "GMRES on the uncondensed (displacement, pressure) system with AMG on K_uu and the "
                       "cell-wise pressure Schur complement C + M/mu; iteration counts stay flat as K/mu "
                       "and the mesh grow.");
+    prm.declare_entry("Checkerboard correction", "true", Patterns::Bool(),
+                      "block preconditioner, Q1 element: add the coarse correction of the pressure Schur "
+                      "complement on the checkerboard pressure modes of Q1-P0 (families of 8 sibling cells: "
+                      "needs a mesh refined at least once, e.g. Mesh/Global refinements >= 1).");
+    prm.declare_entry("Checkerboard coarse cycles", "3", Patterns::Integer(1, 20),
+                      "AMG cycles (Richardson steps) that apply the inverse of the checkerboard coarse operator.");
     prm.declare_entry("AMG smoother type", "Chebyshev",
                       Patterns::Selection("Chebyshev|symmetric Gauss-Seidel"),
                       "ML smoother on each AMG level (symmetric Gauss-Seidel: processor-local).");
@@ -127,6 +137,8 @@ namespace hydrostat
     relative_tolerance    = prm.get_double("Relative tolerance");
     max_iterations        = prm.get_integer("Max iterations");
     preconditioner        = prm.get("Preconditioner");
+    use_checkerboard_correction = prm.get_bool("Checkerboard correction");
+    checkerboard_cycles     = prm.get_integer("Checkerboard coarse cycles");
     smoother_type         = prm.get("AMG smoother type");
     smoother_sweeps       = prm.get_integer("AMG smoother sweeps");
     w_cycle               = prm.get_bool("AMG W-cycle");
@@ -172,15 +184,18 @@ namespace hydrostat
         return statistics;
       }
 
-    TrilinosWrappers::PreconditionAMG amg;
+    TrilinosWrappers::PreconditionAMG      amg;
+    std::optional<CheckerboardCorrection> checkerboard;
     {
       std::optional<TimerOutput::Scope> scope;
       if (timer)
         scope.emplace(*timer, "preconditioner setup");
       setup_amg(amg, A, dof_handler);
+      if (blocks && blocks->checkerboard_basis() && use_checkerboard_correction)
+        checkerboard.emplace(A, *blocks, checkerboard_cycles);
     }
     if (blocks)
-      return solve_blocks(A, x, b, *blocks, amg, timer);
+      return solve_blocks(A, x, b, *blocks, amg, checkerboard ? &*checkerboard : nullptr, timer);
 
     std::optional<TimerOutput::Scope> scope;
     if (timer)
@@ -232,6 +247,7 @@ namespace hydrostat
                                                       const TrilinosWrappers::MPI::Vector   &b,
                                                       const PressureBlocks                  &blocks,
                                                       const TrilinosWrappers::PreconditionAMG &amg,
+                                                      const CheckerboardCorrection          *checkerboard,
                                                       TimerOutput                           *timer) const
   {
     std::optional<TimerOutput::Scope> scope;
@@ -247,7 +263,7 @@ namespace hydrostat
     try
       {
         SolverGMRES<BlockVector> gmres(control, SolverGMRES<BlockVector>::AdditionalData(200, /*right=*/true));
-        gmres.solve(SaddlePointOperator{A, blocks}, solution, rhs, BlockTriangularPreconditioner{amg, blocks, {}});
+        gmres.solve(SaddlePointOperator{A, blocks}, solution, rhs, BlockTriangularPreconditioner{amg, blocks, checkerboard, {}});
       }
     catch (const std::exception &error)
       {

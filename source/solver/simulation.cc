@@ -213,6 +213,16 @@ namespace hydrostat
           << " displacement DoFs (Q" << formulation.degree << ", "
           << (formulation.type == Formulation::Type::three_field ? "three-field" : "displacement")
           << " formulation) on " << Utilities::MPI::n_mpi_processes(comm) << " MPI rank(s)" << std::endl;
+    if (linear_solver.block_preconditioner() && formulation.degree == 1 && linear_solver.checkerboard_correction())
+      {
+        const auto families = pressure_blocks.n_checkerboard_families();
+        pcout << "Block preconditioner: checkerboard correction on " << families << " families of 8 sibling cells ("
+              << 800.0 * families / triangulation.n_global_active_cells() << " % of the cells)"
+              << (families == 0 ? "; without families (an unrefined mesh: set Mesh/Global refinements >= 1) the "
+                                  "GMRES iterations of the Q1 element grow with the mesh" :
+                                  "")
+              << std::endl;
+      }
   }
 
   void Simulation::make_constraints(const Vector &u_ghosted, const double t, AffineConstraints<double> &inhomogeneous,

@@ -14,6 +14,7 @@
 namespace hydrostat
 {
   class PressureBlocks;
+  class CheckerboardCorrection;
 
   /// A linear solve that failed (no convergence, breakdown, singular matrix): Newton treats it
   /// as a failed iteration and cuts the time step back.
@@ -51,12 +52,16 @@ namespace hydrostat
     /// Whether Newton solves go through PressureBlocks (three-field element only).
     bool block_preconditioner() const { return solver_type != "direct" && preconditioner == "block"; }
 
+    /// Whether the block preconditioner adds CheckerboardCorrection (Q1 element, refined meshes).
+    bool checkerboard_correction() const { return use_checkerboard_correction; }
+
   private:
     void setup_amg(dealii::TrilinosWrappers::PreconditionAMG &amg, const dealii::TrilinosWrappers::SparseMatrix &A,
                    const dealii::DoFHandler<3> &dof_handler) const;
     Statistics solve_blocks(const dealii::TrilinosWrappers::SparseMatrix &A, dealii::TrilinosWrappers::MPI::Vector &x,
                             const dealii::TrilinosWrappers::MPI::Vector &b, const PressureBlocks &blocks,
-                            const dealii::TrilinosWrappers::PreconditionAMG &amg, dealii::TimerOutput *timer) const;
+                            const dealii::TrilinosWrappers::PreconditionAMG &amg,
+                            const CheckerboardCorrection *checkerboard, dealii::TimerOutput *timer) const;
 
     std::string  solver_type        = "GMRES";
     std::string  preconditioner     = "AMG";
@@ -67,5 +72,7 @@ namespace hydrostat
     unsigned int smoother_sweeps    = 2;
     double       aggregation_threshold = 1e-4;
     bool         w_cycle            = false;
+    bool         use_checkerboard_correction = true;
+    unsigned int checkerboard_cycles     = 3;
   };
 } // namespace hydrostat

@@ -9,7 +9,9 @@
 #include <deal.II/lac/trilinos_sparse_matrix.h>
 #include <deal.II/lac/trilinos_vector.h>
 
+#include <map>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace hydrostat
@@ -28,6 +30,11 @@ namespace hydrostat
    * the Newmark mass), which unlike K̄ does not degrade as K/μ grows (Klawonn 1998, SIAM J. Sci.
    * Comput. 19: 172). This class owns the pressure numbering (the P_{k−1} cell functions of
    * Formulation, one DoFHandler of FE_DGP), B, C and Ŝ⁻¹ (block diagonal) and r_q.
+   *
+   * For k = 1 (Q1–P0, not inf-sup stable) it also owns the checkerboard basis Z of
+   * CheckerboardCorrection: on every family of 8 sibling cells (meshes with at least one
+   * refinement), the four sign patterns w_a(c) = (−1)^{popcount(c & a)}, a = 011, 110, 101, 111 in
+   * the bits (x, y, z) of the child number c, times the cell's pressure scaling d.
    */
   class PressureBlocks
   {
@@ -57,11 +64,19 @@ namespace hydrostat
     const Matrix &S_hat_inverse() const { return s_hat_inverse; }
     const Vector &pressure_rhs() const { return r_q; }
     const dealii::IndexSet &owned_pressure_dofs() const { return owned_p; }
+    /// Z (pressure DoFs × 4 per family), or nullptr if the mesh has no family of 8 active
+    /// sibling cells on any rank or k > 1.
+    const Matrix *checkerboard_basis() const { return n_families > 0 ? &z_matrix : nullptr; }
+    /// Number of families of 8 sibling cells on all ranks (0 for k > 1).
+    dealii::types::global_dof_index n_checkerboard_families() const { return n_families; }
 
   private:
     /// The same cell as seen by the pressure numbering.
     dealii::DoFHandler<3>::active_cell_iterator
     pressure_cell(const dealii::DoFHandler<3>::active_cell_iterator &cell) const;
+
+    /// Finds the families of 8 sibling cells and sizes Z (P0 pressures only).
+    void setup_checkerboard_basis(MPI_Comm comm);
 
     std::unique_ptr<dealii::FE_DGP<3>> fe;
     dealii::DoFHandler<3>               dof_handler;
@@ -69,5 +84,10 @@ namespace hydrostat
     dealii::AffineConstraints<double>   no_constraints;
     Matrix                              b_matrix, c_matrix, s_hat_inverse;
     Vector                              r_q;
+
+    /// Pressure DoF of a cell in a family → (first of the family's 4 columns of Z, child number).
+    std::map<dealii::types::global_dof_index, std::pair<dealii::types::global_dof_index, unsigned int>> family_of;
+    dealii::types::global_dof_index n_families = 0;
+    Matrix                          z_matrix;
   };
 } // namespace hydrostat
