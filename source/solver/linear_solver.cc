@@ -110,8 +110,9 @@ namespace hydrostat
     prm.declare_entry("Preconditioner", "AMG", Patterns::Selection("AMG|block"),
                       "For CG/GMRES. AMG: ML on the (condensed) tangent. block (three-field only, GMRES): "
                       "GMRES on the uncondensed (displacement, pressure) system with AMG on K_uu and the "
-                      "cell-wise pressure Schur complement C + M/mu; iteration counts stay flat as K/mu "
-                      "and the mesh grow.");
+                      "cell-wise pressure Schur complement C + M/mu (Q1: with the checkerboard correction); "
+                      "unlike AMG on the condensed tangent, its iteration count hardly grows with K/mu and "
+                      "the mesh (benchmarks/README.md).");
     prm.declare_entry("Checkerboard correction", "true", Patterns::Bool(),
                       "block preconditioner, Q1 element: add the coarse correction of the pressure Schur "
                       "complement on the checkerboard pressure modes of Q1-P0 (families of 8 sibling cells: "
