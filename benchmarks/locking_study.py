@@ -278,8 +278,8 @@ def main():
     parser.add_argument("--nice", type=int, default=10, help="niceness of the runs (default 10)")
     parser.add_argument("--solver", default="default", choices=["default", "GMRES", "CG", "direct"],
                         help="Linear solver/Solver type (default: the case files', i.e. GMRES + AMG)")
-    parser.add_argument("--preconditioner", choices=["AMG", "block"],
-                        help="Linear solver/Preconditioner (default: the code's, AMG; block: three-field only)")
+    parser.add_argument("--preconditioner", choices=["AMG", "block"], default="AMG",
+                        help="Linear solver/Preconditioner (default AMG on the condensed tangent; block: three-field only)")
     parser.add_argument("--amg-smoother", choices=["Chebyshev", "symmetric Gauss-Seidel"],
                         help="Linear solver/AMG smoother type (default: the code's, Chebyshev)")
     parser.add_argument("--amg-w-cycle", action="store_true", help="Linear solver/AMG W-cycle = true")

@@ -107,8 +107,9 @@ namespace hydrostat
     prm.declare_entry("Relative tolerance", "1e-8", Patterns::Double(0.0),
                       "Iterative solvers stop at |r| <= tolerance |b|.");
     prm.declare_entry("Max iterations", "1000", Patterns::Integer(1), "Iteration limit of CG/GMRES.");
-    prm.declare_entry("Preconditioner", "AMG", Patterns::Selection("AMG|block"),
-                      "For CG/GMRES. AMG: ML on the (condensed) tangent. block (three-field only, GMRES): "
+    prm.declare_entry("Preconditioner", "auto", Patterns::Selection("auto|AMG|block"),
+                      "For CG/GMRES. auto: block for the three-field element with GMRES, else AMG. "
+                      "AMG: ML on the (condensed) tangent. block (three-field only, GMRES): "
                       "GMRES on the uncondensed (displacement, pressure) system with AMG on K_uu and the "
                       "cell-wise pressure Schur complement C + M/mu (Q1: with the checkerboard correction); "
                       "unlike AMG on the condensed tangent, its iteration count hardly grows with K/mu and "
@@ -148,6 +149,12 @@ namespace hydrostat
     AssertThrow(relative_tolerance > 0.0 && relative_tolerance < 1.0,
                 ExcMessage("Parameter 'Linear solver/Relative tolerance' must lie in (0, 1), got " +
                            std::to_string(relative_tolerance) + "."));
+  }
+
+  void LinearSolver::choose_preconditioner(const bool three_field)
+  {
+    if (preconditioner == "auto")
+      preconditioner = three_field && solver_type == "GMRES" ? "block" : "AMG";
   }
 
   LinearSolver::Statistics LinearSolver::solve(const TrilinosWrappers::SparseMatrix &A,

@@ -123,6 +123,7 @@ namespace hydrostat
     AssertThrow(linear_solver.type() != "CG" || !boundary_conditions.has_follower_loads(),
                 ExcMessage("Parameter 'Linear solver/Solver type' = CG needs a symmetric tangent, but a follower "
                            "pressure load makes it unsymmetric: choose GMRES or direct."));
+    linear_solver.choose_preconditioner(formulation.type == Formulation::Type::three_field);
     AssertThrow(!linear_solver.block_preconditioner() ||
                   (formulation.type == Formulation::Type::three_field && linear_solver.type() == "GMRES"),
                 ExcMessage("Parameter 'Linear solver/Preconditioner' = block works on the pressure of the "

@@ -47,6 +47,10 @@ namespace hydrostat
                      const dealii::TrilinosWrappers::MPI::Vector &b, const dealii::DoFHandler<3> &dof_handler,
                      dealii::TimerOutput *timer = nullptr, const PressureBlocks *blocks = nullptr) const;
 
+    /// Resolves Preconditioner = auto: block for the three-field element with GMRES (AMG on the
+    /// condensed tangent degrades with K/μ and fails at 10⁵ DoFs for K/μ = 1000), else AMG.
+    void choose_preconditioner(bool three_field);
+
     const std::string &type() const { return solver_type; }
 
     /// Whether Newton solves go through PressureBlocks (three-field element only).
@@ -64,7 +68,7 @@ namespace hydrostat
                             const CheckerboardCorrection *checkerboard, dealii::TimerOutput *timer) const;
 
     std::string  solver_type        = "GMRES";
-    std::string  preconditioner     = "AMG";
+    std::string  preconditioner     = "auto";
     std::string  direct_package     = "Amesos_Klu";
     double       relative_tolerance = 1e-8;
     unsigned int max_iterations     = 1000;
