@@ -28,8 +28,9 @@ namespace hydrostat
    * operator, as GMRES needs), ML with one constant near-null mode per sign pattern. On box meshes
    * S_c keeps exact near-null modes (the patterns whose envelope varies only across them, e.g.
    * (−1)^{i+j} f(k), cost only C), which one V-cycle resolves poorly: step-44 indentation,
-   * 32³ cells, K/μ = 5000: 72 GMRES iterations with 1 cycle, 61 with 3, 53 with a direct coarse
-   * solve (benchmarks/README.md).
+   * K/μ = 5000, first solve: 16³ cells, 77 GMRES iterations with one cycle (no modes) vs 47 with a
+   * direct coarse solve; 32³ cells, 63 with the 3 cycles used here vs 53 direct
+   * (benchmarks/README.md).
    */
   class CheckerboardCorrection
   {
