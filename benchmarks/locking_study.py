@@ -63,21 +63,14 @@ def set_line(text, key, value):
 
 def common(text, args):
     """Linear solver and, for the AMG study, only the first load step."""
-    solver = []
-    if args.solver != "default":
-        solver.append(f"  set Solver type = {args.solver}")
-    if args.preconditioner is not None:
-        solver.append(f"  set Preconditioner = {args.preconditioner}")
-    if args.amg_smoother is not None:
-        solver.append(f"  set AMG smoother type = {args.amg_smoother}")
-    if args.amg_w_cycle:
-        solver.append("  set AMG W-cycle = true")
-    if args.amg_sweeps is not None:
-        solver.append(f"  set AMG smoother sweeps = {args.amg_sweeps}")
-    if args.amg_threshold is not None:
-        solver.append(f"  set AMG aggregation threshold = {args.amg_threshold:g}")
-    if args.no_checkerboard:
-        solver.append("  set Checkerboard correction = false")
+    options = [("Solver type", None if args.solver == "default" else args.solver),
+               ("Preconditioner", args.preconditioner),
+               ("AMG smoother type", args.amg_smoother),
+               ("AMG W-cycle", "true" if args.amg_w_cycle else None),
+               ("AMG smoother sweeps", args.amg_sweeps),
+               ("AMG aggregation threshold", None if args.amg_threshold is None else f"{args.amg_threshold:g}"),
+               ("Checkerboard correction", "false" if args.no_checkerboard else None)]
+    solver = [f"  set {entry} = {value}" for entry, value in options if value is not None]
     if solver:
         text = text.replace("subsection Output", "subsection Linear solver\n" + "\n".join(solver) + "\nend\n"
                                                  "subsection Output", 1)

@@ -1,6 +1,7 @@
 #include <deal.II/base/exceptions.h>
 
 #include <hydrostat/solver/newton_control.h>
+
 #include <algorithm>
 
 namespace hydrostat

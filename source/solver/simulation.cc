@@ -487,7 +487,7 @@ namespace hydrostat
                 }
             }
 
-          if (three_field && system && !mass_only && pressure_blocks_active)
+          if (pressure_blocks_active) // three-field by the check in the constructor
             {
               // Uncondensed for the block preconditioner: C = G⁻¹ = M K_JJ⁻¹ M; μ̂ adds the
               // Newmark mass at the cell scale, ρ a_u h² (PressureBlocks).

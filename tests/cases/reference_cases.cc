@@ -12,31 +12,10 @@
 #include "../solver/case_builder.h"
 
 #include <cmath>
-#include <fstream>
-#include <regex>
-#include <sstream>
 
 using namespace hydrostat;
 
-namespace
-{
-  /// A case file of parameters/ with some entries replaced (`set Name = value` lines).
-  std::string case_file(const std::string &name, const std::vector<std::pair<std::string, std::string>> &changes)
-  {
-    std::ifstream file(std::string(HYDROSTAT_SOURCE_DIR) + "/parameters/" + name);
-    EXPECT_TRUE(file) << name;
-    std::stringstream text;
-    text << file.rdbuf();
-    std::string parameters = text.str();
-    for (const auto &[entry, value] : changes)
-      {
-        const std::regex line("set " + entry + " *=[^\n]*");
-        EXPECT_TRUE(std::regex_search(parameters, line)) << entry;
-        parameters = std::regex_replace(parameters, line, "set " + entry + " = " + value);
-      }
-    return parameters;
-  }
-} // namespace
+using test_support::case_file;
 
 TEST(ReferenceCases, SquidStalkElongatesIntoMeasuredRange)
 {

@@ -8,14 +8,20 @@
 
 #include <hydrostat/solver/simulation.h>
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <memory>
+#include <regex>
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace hydrostat::test_support
 {
@@ -32,6 +38,24 @@ namespace hydrostat::test_support
       simulation = std::make_unique<Simulation>(prm, comm, log);
     }
   };
+
+  /// A case file of parameters/ (@p name relative to it) with some entries replaced (`set Name =
+  /// value` lines).
+  inline std::string case_file(const std::string &name, const std::vector<std::pair<std::string, std::string>> &changes)
+  {
+    std::ifstream file(std::string(HYDROSTAT_SOURCE_DIR) + "/parameters/" + name);
+    EXPECT_TRUE(file) << name;
+    std::stringstream text;
+    text << file.rdbuf();
+    std::string parameters = text.str();
+    for (const auto &[entry, value] : changes)
+      {
+        const std::regex line("set " + entry + " *=[^\n]*");
+        EXPECT_TRUE(std::regex_search(parameters, line)) << entry;
+        parameters = std::regex_replace(parameters, line, "set " + entry + " = " + value);
+      }
+    return parameters;
+  }
 
   /// Sets @p u at the support points of the displacement field to @p f(X), X the reference
   /// position: a chosen (large, non-affine) state for finite-difference checks.

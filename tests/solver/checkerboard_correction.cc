@@ -1,11 +1,12 @@
 // HYDROSTAT_TEST_RANKS: 1 2
 // The checkerboard correction of the block preconditioner (CheckerboardCorrection) on the Q1–P0
 // element, where the pressure Schur estimate C + M/μ misses the checkerboard modes: step-44's
-// indentation (K/μ = 5000), 8³ cells made as one refinement of 4³ (families of 8 sibling cells),
-// first load step of p/p0 = 80 in 20. With and without the correction Newton must take the same
-// path (the linear solves are converged either way, so the top-centre displacement agrees to the
-// Newton tolerance), and the correction must cut the GMRES iterations per solve to well under
-// 0.6 of those without: measured 43 vs 100 (benchmarks/README.md). A wrong sign or scaling of Z
+// indentation (parameters/indentation/three_field_q1.prm, K/μ = 5000), 8³ cells made as one
+// refinement of 4³ (families of 8 sibling cells), first load step of p/p0 = 80 in 20. With and
+// without the correction Newton must take the same path (the linear solves are converged either
+// way, so the top-centre displacement agrees to the Newton tolerance), and the correction must cut
+// the GMRES iterations per solve to well under 0.6 of those without: measured 44 vs 101 (1 rank),
+// 43 vs 98 (2 ranks). A wrong sign or scaling of Z
 // or S_c would leave the count where it is or make GMRES diverge.
 #include <deal.II/base/mpi.h>
 
@@ -28,63 +29,18 @@ namespace
 
   Result run(const bool correction)
   {
-    test_support::Case c(std::string(R"(
+    // The case file's step-44 set-up; 8³ cells as one refinement of 4³.
+    test_support::Case c(test_support::case_file("indentation/three_field_q1.prm",
+                                                 {{"Box subdivisions", "4, 4, 4"},
+                                                  {"Directory", "checkerboard_correction_output"}}) +
+                         R"(
 subsection Mesh
-  set Type                = box
-  set Max corner          = 0.001, 0.001, 0.001
-  set Box subdivisions    = 4, 4, 4
-  set Global refinements  = 1
-end
-subsection Materials
-  subsection Material 0
-    set c1           = 40.097e6
-    set c2           = 0
-    set Bulk modulus = 4.00943268666711e11
-    set Density      = 1000
-  end
-end
-subsection Finite element
-  set Formulation       = three-field
-  set Polynomial degree = 1
-end
-subsection Boundary conditions
-  subsection Constraint 1
-    set Boundary id = 0
-    set Components  = x
-  end
-  subsection Constraint 2
-    set Boundary id = 2
-    set Components  = y
-  end
-  subsection Constraint 3
-    set Boundary id = 4
-    set Components  = z
-  end
-  subsection Constraint 4
-    set Boundary id = 3
-    set Components  = xz
-  end
-  subsection Load 1
-    set Boundary id = 3
-    set Type        = dead traction
-    set Value       = 0; -4e6 * 80 * t * (x < 0.0005) * (z < 0.0005); 0
-  end
-end
-subsection Time integration
-  set Mode = quasi-static
-end
-subsection Newton
-  set Verbose = true
+  set Global refinements = 1
 end
 subsection Linear solver
   set Preconditioner          = block
-  set Checkerboard correction = )") + (correction ? "true" : "false") + R"(
-end
-subsection Output
-  set ParaView     = false
-  set Probe points = 0, 0.001, 0
-end
-)");
+  set Checkerboard correction = )" +
+                         (correction ? "true" : "false") + "\nend\n");
     c.simulation->setup();
     EXPECT_NEAR(c.simulation->advance(0.05), 0.05, 1e-15) << c.log.str();
     Result      result;
