@@ -108,11 +108,11 @@ namespace hydrostat
 
   double HatzeActivation::dq_dl_rel(const double gamma, const double l_rel) const
   {
-    const double r      = rho(l_rel);
-    const double x      = std::pow(r * gamma, param.nu);
-    const double dq_dx  = (1.0 - param.q0) / ((1.0 + x) * (1.0 + x));
+    const double r     = rho(l_rel);
+    const double x     = std::pow(r * gamma, param.nu);
+    const double dq_dx = (1.0 - param.q0) / ((1.0 + x) * (1.0 + x));
     // x = (ρ γ)^ν, so dx/dρ = ν x/ρ; dρ/dl_rel = c η (k − 1) k/(k − l_rel)².
-    const double drho   = param.c * param.eta * (param.k - 1.0) * param.k / ((param.k - l_rel) * (param.k - l_rel));
+    const double drho = param.c * param.eta * (param.k - 1.0) * param.k / ((param.k - l_rel) * (param.k - l_rel));
     return (r > 0.0) ? dq_dx * param.nu * x / r * drho : 0.0;
   }
 
@@ -176,8 +176,9 @@ namespace hydrostat
 
   void ActivationDynamics::declare_parameters(dealii::ParameterHandler &prm)
   {
-    prm.declare_entry("Model", "zajac", dealii::Patterns::Selection("direct|zajac|hatze"),
-                      "Activation dynamics: direct (q = STIM), zajac (first order, hill_model.md 2.9) or hatze (Ca2+).");
+    prm.declare_entry(
+      "Model", "zajac", dealii::Patterns::Selection("direct|zajac|hatze"),
+      "Activation dynamics: direct (q = STIM), zajac (first order, hill_model.md 2.9) or hatze (Ca2+).");
     prm.enter_subsection("Zajac");
     ZajacActivation::declare_parameters(prm);
     prm.leave_subsection();
@@ -188,9 +189,9 @@ namespace hydrostat
 
   ActivationDynamics::Parameters ActivationDynamics::parse_parameters(dealii::ParameterHandler &prm)
   {
-    Parameters   p;
-    const auto   name = prm.get("Model");
-    p.model           = (name == "direct") ? Model::direct : (name == "hatze") ? Model::hatze : Model::zajac;
+    Parameters p;
+    const auto name = prm.get("Model");
+    p.model         = (name == "direct") ? Model::direct : (name == "hatze") ? Model::hatze : Model::zajac;
     prm.enter_subsection("Zajac");
     p.zajac = ZajacActivation::parse_parameters(prm);
     prm.leave_subsection();

@@ -58,8 +58,8 @@ directory named in the case's 'Output' subsection.
 int main(int argc, char **argv)
 {
   dealii::Utilities::MPI::MPI_InitFinalize mpi(argc, argv, 1);
-  const bool root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
-  const std::vector<std::string> args(argv + 1, argv + argc);
+  const bool                               root = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0;
+  const std::vector<std::string>           args(argv + 1, argv + argc);
   // Outside the try block, so that an exception from setup() or run() is caught before the
   // Simulation (and its parallel TimerOutput) is destroyed.
   std::unique_ptr<hydrostat::Simulation> simulation;

@@ -59,7 +59,8 @@ namespace
     prm.enter_subsection("Output");
     prm.declare_entry("Directory", "output/hill", dealii::Patterns::Anything(),
                       "Directory for the CSV files (created if missing).");
-    prm.declare_entry("Prefix", "run", dealii::Patterns::Anything(), "File name prefix: <Directory>/<Prefix>_<case>.csv.");
+    prm.declare_entry("Prefix", "run", dealii::Patterns::Anything(),
+                      "File name prefix: <Directory>/<Prefix>_<case>.csv.");
     prm.leave_subsection();
   }
 
@@ -67,22 +68,25 @@ namespace
   {
     dealii::ParameterHandler prm;
     declare(prm);
-    AssertThrow(std::filesystem::exists(file_name), dealii::ExcMessage("Parameter file '" + file_name + "' not found."));
+    AssertThrow(std::filesystem::exists(file_name),
+                dealii::ExcMessage("Parameter file '" + file_name + "' not found."));
     prm.parse_input(file_name);
 
     ExperimentSetup setup;
     prm.enter_subsection("Experiment");
     const std::string kind = prm.get("Kind");
-    setup.kind = kind == "isometric" ? ExperimentSetup::Kind::isometric :
-                 kind == "concentric" ? ExperimentSetup::Kind::concentric : ExperimentSetup::Kind::quick_release;
-    const auto lengths = dealii::Utilities::string_to_double(dealii::Utilities::split_string_list(prm.get("MTC lengths")));
+    setup.kind             = kind == "isometric"  ? ExperimentSetup::Kind::isometric :
+                             kind == "concentric" ? ExperimentSetup::Kind::concentric :
+                                                    ExperimentSetup::Kind::quick_release;
+    const auto lengths =
+      dealii::Utilities::string_to_double(dealii::Utilities::split_string_list(prm.get("MTC lengths")));
     auto masses = dealii::Utilities::string_to_double(dealii::Utilities::split_string_list(prm.get("Masses")));
     if (setup.kind == ExperimentSetup::Kind::isometric)
       masses = {0.0};
-    const auto names   = dealii::Utilities::split_string_list(prm.get("Case names"));
-    setup.gravity      = prm.get_double("Gravity");
-    setup.t_end        = prm.get_double("End time");
-    setup.t_release    = prm.get_double("Release time");
+    const auto names = dealii::Utilities::split_string_list(prm.get("Case names"));
+    setup.gravity    = prm.get_double("Gravity");
+    setup.t_end      = prm.get_double("End time");
+    setup.t_release  = prm.get_double("Release time");
     try
       {
         setup.stimulation = LoadCurve::parse(prm.get("Stimulation"));
@@ -93,7 +97,7 @@ namespace
         e.print_info(message);
         AssertThrow(false, dealii::ExcMessage("Experiment/Stimulation: " + message.str()));
       }
-    setup.lcint        = prm.get_integer("LCINT");
+    setup.lcint = prm.get_integer("LCINT");
     AssertThrow(setup.lcint != 1, dealii::ExcMessage("Experiment/LCINT must be 0 or at least 2."));
     prm.leave_subsection();
     AssertThrow(names.empty() || names.size() == lengths.size() * masses.size(),
@@ -101,8 +105,8 @@ namespace
                                    std::to_string(lengths.size() * masses.size()) + ") or none."));
 
     prm.enter_subsection("Time integration");
-    setup.integrator  = prm.get("Integrator") == "lsdyna" ? ExperimentSetup::Integrator::lsdyna :
-                                                            ExperimentSetup::Integrator::adaptive;
+    setup.integrator =
+      prm.get("Integrator") == "lsdyna" ? ExperimentSetup::Integrator::lsdyna : ExperimentSetup::Integrator::adaptive;
     setup.time_step   = prm.get_double("Time step");
     setup.tssfac      = prm.get_double("TSSFAC");
     setup.density     = prm.get_double("Density");
@@ -129,11 +133,11 @@ namespace
     for (const double l : lengths)
       for (const double m : masses)
         {
-          setup.l_MTC0 = l;
-          setup.mass   = m;
-          const auto   samples = run_experiment(integrator, setup);
-          const std::string name = names.empty() ? std::to_string(index) : names[index];
-          const std::string file = directory + "/" + prefix + "_" + name + ".csv";
+          setup.l_MTC0              = l;
+          setup.mass                = m;
+          const auto        samples = run_experiment(integrator, setup);
+          const std::string name    = names.empty() ? std::to_string(index) : names[index];
+          const std::string file    = directory + "/" + prefix + "_" + name + ".csv";
           write_csv(samples, file);
           double F_max = 0.0, v_max = 0.0;
           for (const auto &s : samples)

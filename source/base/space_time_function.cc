@@ -12,9 +12,9 @@ namespace hydrostat
   {
     const auto parts = dealii::Utilities::split_string_list(expression, ';');
     AssertThrow(parts.size() == n_components,
-                dealii::ExcMessage("Parameter '" + parameter_name + "': expected " +
-                                   std::to_string(n_components) + " expression(s) separated by ';', got " +
-                                   std::to_string(parts.size()) + " in \"" + expression + "\"."));
+                dealii::ExcMessage("Parameter '" + parameter_name + "': expected " + std::to_string(n_components) +
+                                   " expression(s) separated by ';', got " + std::to_string(parts.size()) + " in \"" +
+                                   expression + "\"."));
     try
       {
         parser = std::make_unique<dealii::FunctionParser<3>>(n_components);

@@ -26,8 +26,8 @@ namespace hydrostat
     Point<3> parse_point(const std::string &text, const std::string &name)
     {
       const auto values = Utilities::string_to_double(Utilities::split_string_list(text, ','));
-      AssertThrow(values.size() == 3,
-                  ExcMessage("Parameter 'Mesh/" + name + "' needs three comma-separated numbers, got \"" + text + "\"."));
+      AssertThrow(values.size() == 3, ExcMessage("Parameter 'Mesh/" + name +
+                                                 "' needs three comma-separated numbers, got \"" + text + "\"."));
       return Point<3>(values[0], values[1], values[2]);
     }
 
@@ -46,8 +46,8 @@ namespace hydrostat
 
     void set_arm_boundary_ids(Triangulation<3> &tria, const double length, const double radius)
     {
-      const double tol        = 1e-8 * std::max(length, radius);
-      const auto   face_on    = [tol](const auto &face, const unsigned int d, const double value) {
+      const double tol     = 1e-8 * std::max(length, radius);
+      const auto   face_on = [tol](const auto &face, const unsigned int d, const double value) {
         for (const unsigned int v : face->vertex_indices())
           if (std::abs(face->vertex(v)[d] - value) > tol)
             return false;
@@ -56,11 +56,11 @@ namespace hydrostat
       for (const auto &cell : tria.active_cell_iterators())
         for (const auto &face : cell->face_iterators())
           if (face->at_boundary())
-            face->set_boundary_id(face_on(face, 2, 0.0)      ? 1 :
-                                  face_on(face, 2, length)   ? 2 :
-                                  face_on(face, 0, 0.0)      ? 3 :
-                                  face_on(face, 1, 0.0)      ? 4 :
-                                                               0);
+            face->set_boundary_id(face_on(face, 2, 0.0)    ? 1 :
+                                  face_on(face, 2, length) ? 2 :
+                                  face_on(face, 0, 0.0)    ? 3 :
+                                  face_on(face, 1, 0.0)    ? 4 :
+                                                             0);
     }
   } // namespace
 
@@ -133,7 +133,8 @@ namespace hydrostat
         std::string   first_line;
         std::getline(file, first_line);
         AssertThrow(Utilities::trim(first_line) == "$MeshFormat",
-                    ExcMessage("Mesh file '" + param.mesh_file + "' (parameter 'Mesh/Mesh file') is not a Gmsh .msh "
+                    ExcMessage("Mesh file '" + param.mesh_file +
+                               "' (parameter 'Mesh/Mesh file') is not a Gmsh .msh "
                                "file: its first line is not $MeshFormat."));
       }
     if (param.type != "box" && param.type != "gmsh")
@@ -163,8 +164,8 @@ namespace hydrostat
           {
             std::ostringstream text; // the message only, without deal.II's source location
             error.print_info(text);
-            AssertThrow(false, ExcMessage("Cannot read mesh file '" + param.mesh_file +
-                                          "': " + Utilities::trim(text.str())));
+            AssertThrow(false,
+                        ExcMessage("Cannot read mesh file '" + param.mesh_file + "': " + Utilities::trim(text.str())));
           }
         catch (const std::exception &error)
           {
@@ -234,8 +235,7 @@ namespace hydrostat
                 if (determinant(Tensor<2, 3>(fe_values.jacobian(q))) <= 1e-8 * h * h * h)
                   {
                     std::ostringstream where;
-                    where << "cell with centre (" << cell->center() << ") and material id "
-                          << cell->material_id();
+                    where << "cell with centre (" << cell->center() << ") and material id " << cell->material_id();
                     first_bad = where.str();
                     break;
                   }

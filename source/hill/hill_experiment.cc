@@ -28,7 +28,8 @@ namespace hydrostat
     for (const auto &pair : dealii::Utilities::split_string_list(text, ';'))
       {
         const auto xy = dealii::Utilities::split_string_list(pair, ',');
-        AssertThrow(xy.size() == 2, dealii::ExcMessage("Load curve: '" + pair + "' is not a pair 't, value' in '" + text + "'."));
+        AssertThrow(xy.size() == 2,
+                    dealii::ExcMessage("Load curve: '" + pair + "' is not a pair 't, value' in '" + text + "'."));
         try
           {
             points.emplace_back(dealii::Utilities::string_to_double(xy[0]), dealii::Utilities::string_to_double(xy[1]));
@@ -60,7 +61,7 @@ namespace hydrostat
   {
     AssertThrow(n >= 2, dealii::ExcMessage("Load curve: resampling needs at least 2 points."));
     std::vector<std::pair<double, double>> samples(n);
-    const double a = pts.front().first, b = pts.back().first;
+    const double                           a = pts.front().first, b = pts.back().first;
     for (unsigned int i = 0; i < n; ++i)
       {
         const double t = a + (b - a) * i / (n - 1);
@@ -96,8 +97,7 @@ namespace hydrostat
     }
 
     ExperimentSample make_sample(const HillIntegrator &integrator, const double t, const double STIM,
-                                 const HillState &state, const double q, const double l, const double w,
-                                 const double v)
+                                 const HillState &state, const double q, const double l, const double w, const double v)
     {
       ExperimentSample s;
       s.t      = t;
@@ -114,9 +114,9 @@ namespace hydrostat
 
     std::vector<ExperimentSample> run_lsdyna(const HillIntegrator &integrator, const ExperimentSetup &setup)
     {
-      const LoadCurve stim = effective_stimulation(setup);
-      HillState       state = integrator.initial_state(setup.l_MTC0, stim.value(0.0));
-      double          t = 0.0, l = setup.l_MTC0, w = 0.0;
+      const LoadCurve               stim  = effective_stimulation(setup);
+      HillState                     state = integrator.initial_state(setup.l_MTC0, stim.value(0.0));
+      double                        t = 0.0, l = setup.l_MTC0, w = 0.0;
       std::vector<ExperimentSample> out{
         make_sample(integrator, 0.0, stim.value(0.0), state, integrator.q(state), l, w, 0.0)};
       double F  = out.back().forces.F_MTC;
@@ -136,7 +136,7 @@ namespace hydrostat
                 }
             }
           t += dt;
-          const auto r = integrator.explicit_cycle(state, l, w, stim.value(t), dt);
+          const auto       r = integrator.explicit_cycle(state, l, w, stim.value(t), dt);
           ExperimentSample s = make_sample(integrator, t, stim.value(t), state, r.q, l, w, r.v);
           s.l_CE             = r.state.l_CE;
           s.gamma            = r.state.activation.gamma;
@@ -152,8 +152,8 @@ namespace hydrostat
 
     std::vector<ExperimentSample> run_adaptive(const HillIntegrator &integrator, const ExperimentSetup &setup)
     {
-      namespace odeint     = boost::numeric::odeint;
-      const LoadCurve stim = effective_stimulation(setup);
+      namespace odeint      = boost::numeric::odeint;
+      const LoadCurve stim  = effective_stimulation(setup);
       const auto      model = integrator.activation().model();
 
       const auto unpack = [&](const OdeState &y, const double t) {
@@ -167,7 +167,7 @@ namespace hydrostat
       };
 
       const HillState init = integrator.initial_state(setup.l_MTC0, stim.value(0.0));
-      OdeState        y{init.l_CE, model == ActivationDynamics::Model::hatze ? init.activation.gamma : init.activation.q,
+      OdeState y{init.l_CE, model == ActivationDynamics::Model::hatze ? init.activation.gamma : init.activation.q,
                  setup.l_MTC0, 0.0};
 
       // Segment ends: kinks of the stimulation, the release, the end time.
@@ -196,8 +196,8 @@ namespace hydrostat
                 const double F = integrator.mtu().forces(s.l_CE, v, x[2], x[3], integrator.q(s)).F_MTC;
                 const double a = setup.gravity - F / setup.mass;
                 // Rigid support of the concentric set-up: the mass stays while it is pressed on it.
-                const bool held = setup.kind == ExperimentSetup::Kind::concentric && x[2] >= setup.l_MTC0 &&
-                                  x[3] >= 0.0 && a >= 0.0;
+                const bool held =
+                  setup.kind == ExperimentSetup::Kind::concentric && x[2] >= setup.l_MTC0 && x[3] >= 0.0 && a >= 0.0;
                 dxdt[2] = held ? 0.0 : x[3];
                 dxdt[3] = held ? 0.0 : a;
               }
@@ -230,7 +230,7 @@ namespace hydrostat
     AssertThrow(setup.kind == ExperimentSetup::Kind::isometric || setup.mass > 0.0,
                 dealii::ExcMessage("Hill experiment: concentric and quick-release runs need a positive mass."));
     return setup.integrator == ExperimentSetup::Integrator::lsdyna ? run_lsdyna(integrator, setup) :
-                                                                      run_adaptive(integrator, setup);
+                                                                     run_adaptive(integrator, setup);
   }
 
   void write_csv(const std::vector<ExperimentSample> &samples, const std::string &file_name)

@@ -33,7 +33,7 @@ namespace hydrostat
                                                             const double dl_MTC, const double STIM,
                                                             const double dt) const
   {
-    StepResult r;
+    StepResult   r;
     const double l_rel = state.l_CE / unit.parameters().l_CE_opt;
     r.state.activation = act.step(state.activation, STIM, dt, l_rel, ActivationStep::explicit_euler);
     r.q                = act.q(r.state.activation, l_rel);
@@ -49,9 +49,8 @@ namespace hydrostat
     return {unit.contraction_velocity(state.l_CE, l_MTC, dl_MTC, q(state)), act.state_rate(state.activation, STIM)};
   }
 
-  HillIntegrator::AdvanceResult HillIntegrator::advance(const HillState &state, const double l_MTC,
-                                                        const double dl_MTC, const double STIM,
-                                                        const double dt) const
+  HillIntegrator::AdvanceResult HillIntegrator::advance(const HillState &state, const double l_MTC, const double dl_MTC,
+                                                        const double STIM, const double dt) const
   {
     AdvanceResult r;
     const double  lopt = unit.parameters().l_CE_opt;
@@ -66,21 +65,21 @@ namespace hydrostat
 
     // Backward Euler residual R(l) = l − l_n − dt v(l); R' = 1 − dt ∂v/∂l_CE ≥ 1 where v decreases in
     // l_CE (stable CE dynamics). Newton, bracketed by the last sign change for safety.
-    double       l    = state.l_CE;
-    const double tol  = 1.0e-14 * lopt;
-    double       lo   = 0.0, hi = l_MTC + unit.parameters().l_offset;
+    double       l   = state.l_CE;
+    const double tol = 1.0e-14 * lopt;
+    double       lo = 0.0, hi = l_MTC + unit.parameters().l_offset;
     unsigned int iter = 0;
     for (; iter < 100; ++iter)
       {
-        const AD     v   = v_ad(l);
-        const double R   = l - state.l_CE - dt * v.val();
-        const double dR  = 1.0 - dt * v.dx(0);
+        const AD     v  = v_ad(l);
+        const double R  = l - state.l_CE - dt * v.val();
+        const double dR = 1.0 - dt * v.dx(0);
         if (R == 0.0) // exact root, e.g. dt = 0 or v = 0: the bracket below would discard it
           break;
         // v is not finite only in umat41's long-CE guard (l_CE > 1.99 l_CE,opt with a slack SEE, where
         // the SEE stiffness is a negative number to a fractional power): beyond the root, so bisect.
         (R > 0.0 || !std::isfinite(R) ? hi : lo) = l;
-        double next = l - R / dR;
+        double next                              = l - R / dR;
         if (!(next > lo && next < hi) || !(dR > 0.0))
           next = 0.5 * (lo + hi);
         const bool converged = std::abs(next - l) < tol;
@@ -88,18 +87,19 @@ namespace hydrostat
         if (converged)
           break;
       }
-    AssertThrow(iter < 100, dealii::ExcMessage("Hill MTU advance: backward-Euler iteration for l_CE did not converge."));
+    AssertThrow(iter < 100,
+                dealii::ExcMessage("Hill MTU advance: backward-Euler iteration for l_CE did not converge."));
     r.state.l_CE = l;
 
     // F_MTC(l_CE, l_MTC, dl_MTC) with v inside, and the response dl_CE/dx = dt ∂v/∂x / (1 − dt ∂v/∂l_CE).
-    const AD l_ad(3, 0, l), L(3, 1, l_MTC), dL(3, 2, dl_MTC), q_ad(r.q);
-    const AD v = unit.contraction_velocity(l_ad, L, dL, q_ad);
-    const AD F = unit.force_SEE(unit.l_SEE(l_ad, L)) + unit.force_SDE(l_ad, v, dL, q_ad);
+    const AD     l_ad(3, 0, l), L(3, 1, l_MTC), dL(3, 2, dl_MTC), q_ad(r.q);
+    const AD     v           = unit.contraction_velocity(l_ad, L, dL, q_ad);
+    const AD     F           = unit.force_SEE(unit.l_SEE(l_ad, L)) + unit.force_SDE(l_ad, v, dL, q_ad);
     const double denominator = 1.0 - dt * v.dx(0);
-    r.v      = v.val();
-    r.F_MTC  = F.val();
-    r.dF_dl  = F.dx(1) + F.dx(0) * dt * v.dx(1) / denominator;
-    r.dF_ddl = F.dx(2) + F.dx(0) * dt * v.dx(2) / denominator;
+    r.v                      = v.val();
+    r.F_MTC                  = F.val();
+    r.dF_dl                  = F.dx(1) + F.dx(0) * dt * v.dx(1) / denominator;
+    r.dF_ddl                 = F.dx(2) + F.dx(0) * dt * v.dx(2) / denominator;
     return r;
   }
 } // namespace hydrostat

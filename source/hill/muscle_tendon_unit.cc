@@ -56,8 +56,9 @@ namespace hydrostat
     prm.declare_entry("dUSEEnll", num(d.dU_SEE_nll), Double(0.0), "Relative SEE stretch at the toe/linear transition.");
     prm.declare_entry("dUSEEl", num(d.dU_SEE_l), Double(0.0), "Relative stretch defining the linear SEE stiffness.");
     prm.declare_entry("dFSEE0", num(d.dF_SEE0), Double(0.0), "SEE force at the transition [N].");
-    prm.declare_entry("Damping", "3", dealii::Patterns::Selection("3"),
-                      "Damping method; 3 (Haeufle 2014) is the only one implemented and the one of every published set.");
+    prm.declare_entry(
+      "Damping", "3", dealii::Patterns::Selection("3"),
+      "Damping method; 3 (Haeufle 2014) is the only one implemented and the one of every published set.");
     prm.declare_entry("DSE", num(d.D_SE), Double(0.0), "Damping Param1: D_SE (dimensionless SDE damping).");
     prm.declare_entry("RSE", num(d.R_SE), Double(0.0, 1.0), "Damping Param2: R_SE (force-independent SDE part).");
     prm.declare_entry("lOffset", num(d.l_offset), Double(), "Length added to the element length [m] (card 3, cm(8)).");
@@ -118,7 +119,7 @@ namespace hydrostat
       return l_total;
     boost::uintmax_t max_iter = 200;
     const auto       bracket  = boost::math::tools::toms748_solve(residual, 0.0, l_total, r_lo, r_hi,
-                                                           boost::math::tools::eps_tolerance<double>(50), max_iter);
+                                                                  boost::math::tools::eps_tolerance<double>(50), max_iter);
     return 0.5 * (bracket.first + bracket.second);
   }
 } // namespace hydrostat

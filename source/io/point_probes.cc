@@ -52,8 +52,7 @@ namespace hydrostat
     const MappingQ1<3>  mapping;
     for (const Location &location : local)
       {
-        FEValues<3> fe_values(mapping, dof_handler.get_fe(), Quadrature<3>(location.reference_point),
-                              update_values);
+        FEValues<3> fe_values(mapping, dof_handler.get_fe(), Quadrature<3>(location.reference_point), update_values);
         fe_values.reinit(location.cell);
         location.cell->get_dof_values(field, local_values);
         for (unsigned int i = 0; i < local_values.size(); ++i)

@@ -63,22 +63,18 @@ namespace hydrostat
   {
     const SymmetricTensor<2, 3> bb     = b_bar(F);
     const double                I1_bar = dealii::trace(bb);
-    const double I2_bar = 0.5 * (I1_bar * I1_bar - dealii::scalar_product(bb, bb));
+    const double                I2_bar = 0.5 * (I1_bar * I1_bar - dealii::scalar_product(bb, bb));
     return param.c1 * (I1_bar - 3.0) + param.c2 * (I2_bar - 3.0);
   }
 
-  double MooneyRivlin::energy(const Tensor<2, 3> &F) const
-  {
-    return isochoric_energy(F) + U(dealii::determinant(F));
-  }
+  double MooneyRivlin::energy(const Tensor<2, 3> &F) const { return isochoric_energy(F) + U(dealii::determinant(F)); }
 
   SymmetricTensor<2, 3> MooneyRivlin::tau_iso(const Tensor<2, 3> &F) const
   {
     return dealii::deviator(tau_bar(b_bar(F), param.c1, param.c2));
   }
 
-  std::pair<SymmetricTensor<2, 3>, SymmetricTensor<4, 3>>
-  MooneyRivlin::isochoric_response(const Tensor<2, 3> &F) const
+  std::pair<SymmetricTensor<2, 3>, SymmetricTensor<4, 3>> MooneyRivlin::isochoric_response(const Tensor<2, 3> &F) const
   {
     const SymmetricTensor<2, 3> bb   = b_bar(F);
     const SymmetricTensor<2, 3> tb   = tau_bar(bb, param.c1, param.c2);
@@ -105,9 +101,9 @@ namespace hydrostat
 
   NominalStressTangent MooneyRivlin::nominal_response(const Tensor<2, 3> &F) const
   {
-    const double J              = dealii::determinant(F);
-    auto [tau, Jc]              = isochoric_response(F);
-    const auto [tau_v, Jc_v]    = volumetric_response(J, dU_dJ(J), d2U_dJ2(J));
+    const double J           = dealii::determinant(F);
+    auto [tau, Jc]           = isochoric_response(F);
+    const auto [tau_v, Jc_v] = volumetric_response(J, dU_dJ(J), d2U_dJ2(J));
     tau += tau_v;
     Jc += Jc_v;
     return nominal_from_kirchhoff(F, tau, Jc);
@@ -119,11 +115,10 @@ namespace hydrostat
     return (tau_iso(F) + J * dU_dJ(J) * dealii::unit_symmetric_tensor<3>()) / J;
   }
 
-  std::pair<SymmetricTensor<2, 3>, SymmetricTensor<4, 3>>
-  volumetric_response(const double J, const double p, const double dp_dJ)
+  std::pair<SymmetricTensor<2, 3>, SymmetricTensor<4, 3>> volumetric_response(const double J, const double p,
+                                                                              const double dp_dJ)
   {
     const SymmetricTensor<2, 3> I = dealii::unit_symmetric_tensor<3>();
-    return {J * p * I,
-            J * (p + J * dp_dJ) * dealii::outer_product(I, I) - 2.0 * J * p * dealii::identity_tensor<3>()};
+    return {J * p * I, J * (p + J * dp_dJ) * dealii::outer_product(I, I) - 2.0 * J * p * dealii::identity_tensor<3>()};
   }
 } // namespace hydrostat

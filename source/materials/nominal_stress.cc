@@ -2,8 +2,7 @@
 
 namespace hydrostat
 {
-  NominalStressTangent nominal_from_kirchhoff(const Tensor<2, 3>          &F,
-                                              const SymmetricTensor<2, 3> &tau,
+  NominalStressTangent nominal_from_kirchhoff(const Tensor<2, 3> &F, const SymmetricTensor<2, 3> &tau,
                                               const SymmetricTensor<4, 3> &Jc)
   {
     const Tensor<2, 3> F_inv = dealii::invert(F);

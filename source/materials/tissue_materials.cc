@@ -33,8 +33,8 @@ namespace hydrostat
           }
         catch (const ExceptionBase &error)
           {
-            AssertThrow(false, ExcMessage("In subsection 'Materials/Material " + std::to_string(id) +
-                                          "': " + message_of(error)));
+            AssertThrow(
+              false, ExcMessage("In subsection 'Materials/Material " + std::to_string(id) + "': " + message_of(error)));
           }
         prm.leave_subsection();
       }

@@ -26,7 +26,7 @@ namespace hydrostat
       const bool rising = f(hi) > 0.0;
       for (unsigned int it = 0; it < 200 && hi - lo > 2e-16 * hi; ++it)
         {
-          const double mid = 0.5 * (lo + hi);
+          const double mid                     = 0.5 * (lo + hi);
           ((f(mid) > 0.0) == rising ? hi : lo) = mid;
         }
       return 0.5 * (lo + hi);
@@ -45,9 +45,8 @@ namespace hydrostat
     return {1.0 / std::sqrt(axial), axial};
   }
 
-  CylinderStretches active_cylinder(const MooneyRivlin::Parameters &tissue,
-                                    const double                    transverse_fibre_stress,
-                                    const double                    axial_fibre_stress)
+  CylinderStretches active_cylinder(const MooneyRivlin::Parameters &tissue, const double transverse_fibre_stress,
+                                    const double axial_fibre_stress)
   {
     const double c1 = tissue.c1, c2 = tissue.c2, K = tissue.K;
     const double Tr = transverse_fibre_stress, Tz = axial_fibre_stress;
@@ -62,9 +61,9 @@ namespace hydrostat
       return CylinderStretches{a, J / (a * a)};
     };
     const auto residual = [&](const double a) {
-      const auto   s     = stretches(a);
-      const double J     = a * a * s.axial;
-      const double j23   = std::pow(J, -2.0 / 3.0);
+      const auto   s   = stretches(a);
+      const double J   = a * a * s.axial;
+      const double j23 = std::pow(J, -2.0 / 3.0);
       return 2.0 * j23 * (s.axial * s.axial - a * a) * (c1 + c2 * j23 * a * a) - Tr * a + Tz * s.axial;
     };
     return stretches(find_root(residual, incompressible_active_cylinder(tissue, Tr, Tz).radial));

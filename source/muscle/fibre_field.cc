@@ -11,9 +11,8 @@ namespace hydrostat
 {
   namespace
   {
-    constexpr const char *type_names[] = {"longitudinal",    "radial",        "circumferential",
-                                          "cross-section x", "cross-section y", "helical right",
-                                          "helical left",    "constant"};
+    constexpr const char *type_names[] = {"longitudinal",    "radial",        "circumferential", "cross-section x",
+                                          "cross-section y", "helical right", "helical left",    "constant"};
   } // namespace
 
   FibreField::Type FibreField::type_from_string(const std::string &name)
@@ -65,7 +64,8 @@ namespace hydrostat
     p.base_radius = prm.get_double("Base radius");
     p.tip_radius  = prm.get_double("Tip radius");
     p.pitch_angle = prm.get_double("Pitch angle");
-    const auto v  = dealii::Utilities::string_to_double(dealii::Utilities::split_string_list(prm.get("Constant direction")));
+    const auto v =
+      dealii::Utilities::string_to_double(dealii::Utilities::split_string_list(prm.get("Constant direction")));
     for (unsigned int d = 0; d < 3; ++d)
       p.direction[d] = v[d];
     return p;
@@ -82,10 +82,10 @@ namespace hydrostat
 
   Tensor<1, 3> FibreField::direction(const Point<3> &X) const
   {
-    const double r        = std::hypot(X[0], X[1]);
-    const bool   on_axis  = r <= 1e-12 * param.base_radius;
-    const auto   e_r      = on_axis ? Tensor<1, 3>({1.0, 0.0, 0.0}) : Tensor<1, 3>({X[0] / r, X[1] / r, 0.0});
-    const auto   e_theta  = on_axis ? Tensor<1, 3>({0.0, 1.0, 0.0}) : Tensor<1, 3>({-X[1] / r, X[0] / r, 0.0});
+    const double r       = std::hypot(X[0], X[1]);
+    const bool   on_axis = r <= 1e-12 * param.base_radius;
+    const auto   e_r     = on_axis ? Tensor<1, 3>({1.0, 0.0, 0.0}) : Tensor<1, 3>({X[0] / r, X[1] / r, 0.0});
+    const auto   e_theta = on_axis ? Tensor<1, 3>({0.0, 1.0, 0.0}) : Tensor<1, 3>({-X[1] / r, X[0] / r, 0.0});
     switch (param.type)
       {
         case Type::longitudinal:

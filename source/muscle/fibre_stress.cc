@@ -12,9 +12,8 @@ namespace hydrostat
     stretch_rate          = m * F_dot_N;
   }
 
-  NominalStressTangent fibre_nominal_response(const FibreKinematics &fibre,
-                                              const FibreStress     &stress,
-                                              const double           alpha)
+  NominalStressTangent fibre_nominal_response(const FibreKinematics &fibre, const FibreStress &stress,
+                                              const double alpha)
   {
     const double        lambda = fibre.stretch;
     const double        s      = stress.value;
@@ -39,16 +38,12 @@ namespace hydrostat
     return result;
   }
 
-  MuscleFibreResponse muscle_fibre_response(const VanLeeuwenKierMuscle &muscle,
-                                            const Tensor<1, 3>         &N,
-                                            const Tensor<2, 3>         &F,
-                                            const Tensor<2, 3>         &F_dot,
-                                            const double                alpha,
-                                            const double                activation,
-                                            const double                dactivation_dstretch)
+  MuscleFibreResponse muscle_fibre_response(const VanLeeuwenKierMuscle &muscle, const Tensor<1, 3> &N,
+                                            const Tensor<2, 3> &F, const Tensor<2, 3> &F_dot, const double alpha,
+                                            const double activation, const double dactivation_dstretch)
   {
     const FibreKinematics fibre(F, F_dot, N);
-    const auto law = muscle.evaluate(fibre.strain(), fibre.stretch_rate, activation, dactivation_dstretch);
+    const auto            law = muscle.evaluate(fibre.strain(), fibre.stretch_rate, activation, dactivation_dstretch);
 
     MuscleFibreResponse r;
     r.stress         = fibre_nominal_response(fibre, law.stress, alpha);

@@ -50,8 +50,7 @@ namespace hydrostat
                           "length point by point (e.g. a linear fall along the squid stalk).");
         prm.declare_entry("Rest sarcomere length field", "", Patterns::Anything(),
                           "Optional expression of x, y, z [micrometre] overriding Muscle law/Rest sarcomere length.");
-        prm.declare_entry("Rate dependence", "true", Patterns::Bool(),
-                          "Use the force-velocity law fv; false: fv = 1.");
+        prm.declare_entry("Rate dependence", "true", Patterns::Bool(), "Use the force-velocity law fv; false: fv = 1.");
         prm.enter_subsection("Activation");
         prm.declare_entry("Source", "prescribed", Patterns::Selection("prescribed|expression|stimulation"),
                           "prescribed: physics.md eq. 13; expression: fa(x, y, z, t); stimulation: "
@@ -88,7 +87,7 @@ namespace hydrostat
               g.material_ids.push_back(id);
             g.region = std::make_unique<SpaceTimeFunction>(prm.get("Region"), 1, where + "/Region");
             FibreField::Parameters geometry = FibreField::parse_parameters(prm);
-            auto names = Utilities::split_string_list(prm.get("Fibre families"));
+            auto                   names    = Utilities::split_string_list(prm.get("Fibre families"));
             if (names.empty())
               names.push_back(prm.get("Fibre direction"));
             AssertThrow(names.size() <= max_families,
@@ -103,28 +102,29 @@ namespace hydrostat
             g.law = VanLeeuwenKierMuscle::parse_parameters(prm);
             prm.leave_subsection();
             AssertThrow(!g.constant_law || g.law.max_isometric_stress.has_value(),
-                        ExcMessage("Parameter '" + where + "/Muscle law/Maximum isometric stress' must be set "
+                        ExcMessage("Parameter '" + where +
+                                   "/Muscle law/Maximum isometric stress' must be set "
                                    "(> 0) for Law = constant."));
             if (!prm.get("Myosin filament length field").empty())
               g.myosin_length = std::make_unique<SpaceTimeFunction>(prm.get("Myosin filament length field"), 1,
                                                                     where + "/Myosin filament length field");
             if (!prm.get("Rest sarcomere length field").empty())
-              g.rest_sarcomere_length = std::make_unique<SpaceTimeFunction>(
-                prm.get("Rest sarcomere length field"), 1, where + "/Rest sarcomere length field");
+              g.rest_sarcomere_length = std::make_unique<SpaceTimeFunction>(prm.get("Rest sarcomere length field"), 1,
+                                                                            where + "/Rest sarcomere length field");
             g.rate_dependent = prm.get_bool("Rate dependence");
 
             prm.enter_subsection("Activation");
             const std::string source = prm.get("Source");
-            g.source = source == "prescribed" ? Group::Source::prescribed :
-                       source == "expression" ? Group::Source::expression :
-                                                Group::Source::stimulation;
-            g.onset            = std::make_unique<SpaceTimeFunction>(prm.get("Onset"), 1, where + "/Activation/Onset");
-            g.pattern.ta       = prm.get_double("Rise time");
-            g.pattern.td       = prm.get_double("Duration");
-            g.pattern.n        = prm.get_double("Exponent");
-            g.level            = std::make_unique<SpaceTimeFunction>(prm.get("Level"), 1, where + "/Activation/Level");
-            g.stimulation      = std::make_unique<SpaceTimeFunction>(prm.get("Stimulation"), 1,
-                                                                where + "/Activation/Stimulation");
+            g.source                 = source == "prescribed" ? Group::Source::prescribed :
+                                       source == "expression" ? Group::Source::expression :
+                                                                Group::Source::stimulation;
+            g.onset      = std::make_unique<SpaceTimeFunction>(prm.get("Onset"), 1, where + "/Activation/Onset");
+            g.pattern.ta = prm.get_double("Rise time");
+            g.pattern.td = prm.get_double("Duration");
+            g.pattern.n  = prm.get_double("Exponent");
+            g.level      = std::make_unique<SpaceTimeFunction>(prm.get("Level"), 1, where + "/Activation/Level");
+            g.stimulation =
+              std::make_unique<SpaceTimeFunction>(prm.get("Stimulation"), 1, where + "/Activation/Stimulation");
             g.dynamics.emplace(ActivationDynamics::parse_parameters(prm));
             prm.leave_subsection();
             // Construct the law once so that bad constants are reported here, not in assembly.
@@ -197,15 +197,15 @@ namespace hydrostat
       output->clear();
     for (const GroupAtPoint &p : point)
       {
-        const Group       &g         = groups[p.group];
-        const Tensor<2, 3> rate      = g.rate_dependent ? F_dot : Tensor<2, 3>();
+        const Group       &g          = groups[p.group];
+        const Tensor<2, 3> rate       = g.rate_dependent ? F_dot : Tensor<2, 3>();
         const double       rate_alpha = g.rate_dependent ? alpha : 0.0;
         PointOutput        out;
         for (unsigned int f = 0; f < g.families.size(); ++f)
           {
             const FibreKinematics fibre(F, rate, p.N[f]);
             const auto [fa, dfa_dlambda] = activation(g, p, X, fibre.stretch, t, dt);
-            double sigma = 0;
+            double sigma                 = 0;
             if (g.constant_law)
               {
                 const double sigma_max = *g.law.max_isometric_stress;
@@ -236,8 +236,8 @@ namespace hydrostat
         if (g.source != Group::Source::stimulation)
           continue;
         const double lambda = (F * p.N[0]).norm();
-        p.state = g.dynamics->step(p.state, g.stimulation->value(X, t), dt, lambda / optimal_stretch(p.law),
-                                   ActivationStep::exact);
+        p.state             = g.dynamics->step(p.state, g.stimulation->value(X, t), dt, lambda / optimal_stretch(p.law),
+                                               ActivationStep::exact);
       }
   }
 } // namespace hydrostat

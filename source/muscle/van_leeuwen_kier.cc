@@ -14,12 +14,13 @@ namespace hydrostat
     /// Cubic Hermite interpolant on [x0, x1] with end values and slopes p0, p1.
     ValueSlope hermite(const double x, const double x0, const ValueSlope &p0, const double x1, const ValueSlope &p1)
     {
-      const double H = x1 - x0;
-      const double t = (x - x0) / H;
+      const double H  = x1 - x0;
+      const double t  = (x - x0) / H;
       const double t2 = t * t, t3 = t2 * t;
       return {(2 * t3 - 3 * t2 + 1) * p0.value + (t3 - 2 * t2 + t) * H * p0.slope + (3 * t2 - 2 * t3) * p1.value +
                 (t3 - t2) * H * p1.slope,
-              (6 * t2 - 6 * t) * (p0.value - p1.value) / H + (3 * t2 - 4 * t + 1) * p0.slope + (3 * t2 - 2 * t) * p1.slope};
+              (6 * t2 - 6 * t) * (p0.value - p1.value) / H + (3 * t2 - 4 * t + 1) * p0.slope +
+                (3 * t2 - 2 * t) * p1.slope};
     }
 
     /**
@@ -51,7 +52,7 @@ namespace hydrostat
     constexpr double reference_myosin_length   = 1.58;  // µm
     constexpr double reference_shortening_rate = -17.0; // 1/s, at l0 = 2.37 µm
     constexpr double reference_rest_length     = 2.37;  // µm
-  } // namespace
+  }                                                     // namespace
 
   double VanLeeuwenKierMuscle::Parameters::sigma_max() const
   {
@@ -61,8 +62,7 @@ namespace hydrostat
 
   double VanLeeuwenKierMuscle::Parameters::strain_rate_min() const
   {
-    return unloaded_shortening_rate.value_or(reference_shortening_rate * reference_rest_length /
-                                             rest_sarcomere_length);
+    return unloaded_shortening_rate.value_or(reference_shortening_rate * reference_rest_length / rest_sarcomere_length);
   }
 
   VanLeeuwenKierMuscle::VanLeeuwenKierMuscle(const Parameters &parameters)
@@ -83,13 +83,13 @@ namespace hydrostat
     fl_slope[2] = 0.0;
     fl_slope[3] = -l0 / overlap;
 
-    fl_kink[1] = (p.myosin_length + p.z_disc_length) / l0 - 1.0;
-    fl_kink[2] = (l_act + p.z_disc_length) / l0 - 1.0;
-    fl_kink[3] = (l_act + p.bare_zone_length + p.z_disc_length) / l0 - 1.0;
-    fl_kink[4] = (p.myosin_length + l_act + p.z_disc_length) / l0 - 1.0;
+    fl_kink[1]    = (p.myosin_length + p.z_disc_length) / l0 - 1.0;
+    fl_kink[2]    = (l_act + p.z_disc_length) / l0 - 1.0;
+    fl_kink[3]    = (l_act + p.bare_zone_length + p.z_disc_length) / l0 - 1.0;
+    fl_kink[4]    = (p.myosin_length + l_act + p.z_disc_length) / l0 - 1.0;
     fl_at_kink[2] = fl_at_kink[3] = 1.0;
-    fl_at_kink[4] = 0.0;
-    fl_at_kink[1] = 1.0 - fl_slope[1] * (fl_kink[2] - fl_kink[1]);
+    fl_at_kink[4]                 = 0.0;
+    fl_at_kink[1]                 = 1.0 - fl_slope[1] * (fl_kink[2] - fl_kink[1]);
     AssertThrow(fl_at_kink[1] > 0.0,
                 dealii::ExcMessage("Van Leeuwen-Kier: fl vanishes on ascending limb 1; check lmyo, l0, Dact."));
     fl_kink[0]    = fl_kink[1] - fl_at_kink[1] / fl_slope[0];
@@ -111,8 +111,9 @@ namespace hydrostat
     const auto       str = [](const double x) { return dealii::Utilities::to_string(x); };
     prm.declare_entry("Myosin filament length", str(d.myosin_length), Double(0.0),
                       "lmyo [micrometre]. Squid stalk: 0.97 (base) to 0.50 (tip).");
-    prm.declare_entry("Rest sarcomere length", str(d.rest_sarcomere_length), Double(0.0),
-                      "l0 [micrometre], sarcomere length at zero fibre strain. Squid stalk: 1.34 (base) to 0.73 (tip).");
+    prm.declare_entry(
+      "Rest sarcomere length", str(d.rest_sarcomere_length), Double(0.0),
+      "l0 [micrometre], sarcomere length at zero fibre strain. Squid stalk: 1.34 (base) to 0.73 (tip).");
     prm.declare_entry("Bare zone length", str(d.bare_zone_length), Double(0.0), "lbz [micrometre].");
     prm.declare_entry("Z-disc length", str(d.z_disc_length), Double(0.0), "lz [micrometre].");
     prm.declare_entry("Dact", str(d.D_act), Double(0.0), "Actin double-overlap coefficient of fl [-].");
@@ -123,9 +124,11 @@ namespace hydrostat
                       "sigma_max [Pa]; 0: derived, 280 kPa (lmyo - lbz)/(1.58 um - lbz).");
     prm.declare_entry("Unloaded shortening rate", "0", Double(-std::numeric_limits<double>::max(), 0.0),
                       "eps_dot_min < 0 [1/s]; 0: derived, -17/s * 2.37 um / l0.");
-    prm.declare_entry("Passive c1p", str(d.passive_c1), Double(0.0), "[Pa]; sigma_pass = c1p eps^c2p below the transition.");
+    prm.declare_entry("Passive c1p", str(d.passive_c1), Double(0.0),
+                      "[Pa]; sigma_pass = c1p eps^c2p below the transition.");
     prm.declare_entry("Passive c2p", str(d.passive_c2), Double(1.0), "Exponent [-].");
-    prm.declare_entry("Passive c3p", str(d.passive_c3), Double(0.0), "[Pa]; sigma_pass = c3p eps + c4p above the transition.");
+    prm.declare_entry("Passive c3p", str(d.passive_c3), Double(0.0),
+                      "[Pa]; sigma_pass = c3p eps + c4p above the transition.");
     prm.declare_entry("Passive c4p", str(d.passive_c4), Double(), "[Pa].");
     prm.declare_entry("Passive transition strain", str(d.passive_transition_strain), Double(0.0),
                       "Strain [-] where the passive law turns linear (C1 there with the defaults).");
@@ -192,7 +195,7 @@ namespace hydrostat
   {
     static constexpr double kinks[2] = {0.0, 1.0};
     const ValueSlope        in_r     = smooth_kinks(strain_rate / min_strain_rate, kinks, 2, param.kink_smoothing,
-                                             [this](const double r) { return raw_force_velocity(r); });
+                                                    [this](const double r) { return raw_force_velocity(r); });
     return {in_r.value, in_r.slope / min_strain_rate};
   }
 
@@ -209,8 +212,7 @@ namespace hydrostat
     return {p.passive_c3 * strain + p.passive_c4, p.passive_c3};
   }
 
-  VanLeeuwenKierMuscle::Response VanLeeuwenKierMuscle::evaluate(const double strain,
-                                                                const double strain_rate,
+  VanLeeuwenKierMuscle::Response VanLeeuwenKierMuscle::evaluate(const double strain, const double strain_rate,
                                                                 const double activation,
                                                                 const double dactivation_dstretch) const
   {
@@ -219,10 +221,11 @@ namespace hydrostat
     const ValueSlope passive = passive_stress(strain);
 
     Response r;
-    r.force_length         = fl.value;
-    r.force_velocity       = fv.value;
-    r.stress.value         = passive.value + max_stress * activation * fl.value * fv.value;
-    r.stress.d_stretch     = passive.slope + max_stress * fv.value * (dactivation_dstretch * fl.value + activation * fl.slope);
+    r.force_length   = fl.value;
+    r.force_velocity = fv.value;
+    r.stress.value   = passive.value + max_stress * activation * fl.value * fv.value;
+    r.stress.d_stretch =
+      passive.slope + max_stress * fv.value * (dactivation_dstretch * fl.value + activation * fl.slope);
     r.stress.d_stretch_rate = max_stress * activation * fl.value * fv.slope;
     return r;
   }

@@ -14,9 +14,9 @@ namespace hydrostat
       {
         if (c == ' ')
           continue;
-        AssertThrow(c == 'x' || c == 'y' || c == 'z',
-                    ExcMessage("Parameter '" + parameter + "': components must be letters among x, y, z, got \"" +
-                               text + "\"."));
+        AssertThrow(
+          c == 'x' || c == 'y' || c == 'z',
+          ExcMessage("Parameter '" + parameter + "': components must be letters among x, y, z, got \"" + text + "\"."));
         mask[c - 'x'] = true;
       }
     AssertThrow(mask[0] || mask[1] || mask[2],
@@ -81,15 +81,14 @@ namespace hydrostat
         if (id >= 0)
           {
             const bool pressure = prm.get("Type") == "follower pressure";
-            load_list.push_back({static_cast<unsigned int>(id),
-                                 pressure ? Load::Type::follower_pressure : Load::Type::dead_traction,
-                                 std::make_unique<SpaceTimeFunction>(prm.get("Value"), pressure ? 1 : 3,
-                                                                     name + "/Value")});
+            load_list.push_back(
+              {static_cast<unsigned int>(id), pressure ? Load::Type::follower_pressure : Load::Type::dead_traction,
+               std::make_unique<SpaceTimeFunction>(prm.get("Value"), pressure ? 1 : 3, name + "/Value")});
           }
         prm.leave_subsection();
       }
-    gravity = std::make_unique<SpaceTimeFunction>(prm.get("Body acceleration"), 3,
-                                                  "Boundary conditions/Body acceleration");
+    gravity =
+      std::make_unique<SpaceTimeFunction>(prm.get("Body acceleration"), 3, "Boundary conditions/Body acceleration");
     for (const std::string &entry : Utilities::split_string_list(prm.get("Point constraints"), ';'))
       {
         const std::string parameter = "Boundary conditions/Point constraints";
@@ -97,8 +96,8 @@ namespace hydrostat
         AssertThrow(parts.size() == 2, ExcMessage("Parameter '" + parameter + "': entry \"" + entry +
                                                   "\" is not of the form 'x, y, z: components'."));
         const auto xyz = Utilities::split_string_list(parts[0], ',');
-        AssertThrow(xyz.size() == 3, ExcMessage("Parameter '" + parameter + "': \"" + parts[0] +
-                                                "\" is not three coordinates."));
+        AssertThrow(xyz.size() == 3,
+                    ExcMessage("Parameter '" + parameter + "': \"" + parts[0] + "\" is not three coordinates."));
         const auto v = Utilities::string_to_double(xyz);
         point_list.push_back({Point<3>(v[0], v[1], v[2]), parse_components(parts[1], parameter)});
       }

@@ -18,10 +18,10 @@ namespace hydrostat
     d_inv.compress(VectorOperation::insert);
 
     Matrix Bt_Z, C_Z, Zt_C_Z;
-    blocks.B().Tmmult(Bt_Z, Z);          // Bᵀ Z
-    Bt_Z.Tmmult(coarse, Bt_Z, d_inv);    // Zᵀ B D⁻¹ Bᵀ Z
+    blocks.B().Tmmult(Bt_Z, Z);       // Bᵀ Z
+    Bt_Z.Tmmult(coarse, Bt_Z, d_inv); // Zᵀ B D⁻¹ Bᵀ Z
     blocks.C().mmult(C_Z, Z);
-    Z.Tmmult(Zt_C_Z, C_Z);               // Zᵀ C Z: within families, in the pattern of the above
+    Z.Tmmult(Zt_C_Z, C_Z); // Zᵀ C Z: within families, in the pattern of the above
     coarse.add(1.0, Zt_C_Z);
 
     // One constant mode per sign pattern (PressureBlocks numbers Z's columns 4 per family, so the

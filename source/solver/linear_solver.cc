@@ -32,8 +32,8 @@ namespace hydrostat
     {
       std::map<types::global_dof_index, Point<3>> support_points;
       DoFTools::map_dofs_to_support_points(MappingQ1<3>(), dof_handler, support_points);
-      Epetra_MultiVector modes(map, 6, /*zero_out=*/true);
-      const auto        &fe = dof_handler.get_fe();
+      Epetra_MultiVector                   modes(map, 6, /*zero_out=*/true);
+      const auto                          &fe = dof_handler.get_fe();
       std::vector<types::global_dof_index> dofs(fe.n_dofs_per_cell());
       for (const auto &cell : dof_handler.active_cell_iterators())
         if (cell->is_locally_owned())
@@ -120,31 +120,29 @@ namespace hydrostat
                       "needs a mesh refined at least once, e.g. Mesh/Global refinements >= 1).");
     prm.declare_entry("Checkerboard coarse cycles", "3", Patterns::Integer(1, 20),
                       "AMG cycles (Richardson steps) that apply the inverse of the checkerboard coarse operator.");
-    prm.declare_entry("AMG smoother type", "Chebyshev",
-                      Patterns::Selection("Chebyshev|symmetric Gauss-Seidel"),
+    prm.declare_entry("AMG smoother type", "Chebyshev", Patterns::Selection("Chebyshev|symmetric Gauss-Seidel"),
                       "ML smoother on each AMG level (symmetric Gauss-Seidel: processor-local).");
     prm.declare_entry("AMG smoother sweeps", "2", Patterns::Integer(1),
                       "Smoother sweeps (Chebyshev: polynomial degree) per AMG level.");
     prm.declare_entry("AMG W-cycle", "false", Patterns::Bool(), "W-cycle instead of V-cycle.");
-    prm.declare_entry("AMG aggregation threshold", "1e-4", Patterns::Double(0.0, 1.0),
-                      "ML aggregation threshold.");
+    prm.declare_entry("AMG aggregation threshold", "1e-4", Patterns::Double(0.0, 1.0), "ML aggregation threshold.");
     prm.leave_subsection();
   }
 
   void LinearSolver::parse_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Linear solver");
-    solver_type           = prm.get("Solver type");
-    direct_package        = prm.get("Direct solver package");
-    relative_tolerance    = prm.get_double("Relative tolerance");
-    max_iterations        = prm.get_integer("Max iterations");
-    preconditioner        = prm.get("Preconditioner");
+    solver_type                 = prm.get("Solver type");
+    direct_package              = prm.get("Direct solver package");
+    relative_tolerance          = prm.get_double("Relative tolerance");
+    max_iterations              = prm.get_integer("Max iterations");
+    preconditioner              = prm.get("Preconditioner");
     use_checkerboard_correction = prm.get_bool("Checkerboard correction");
-    checkerboard_cycles     = prm.get_integer("Checkerboard coarse cycles");
-    smoother_type         = prm.get("AMG smoother type");
-    smoother_sweeps       = prm.get_integer("AMG smoother sweeps");
-    w_cycle               = prm.get_bool("AMG W-cycle");
-    aggregation_threshold = prm.get_double("AMG aggregation threshold");
+    checkerboard_cycles         = prm.get_integer("Checkerboard coarse cycles");
+    smoother_type               = prm.get("AMG smoother type");
+    smoother_sweeps             = prm.get_integer("AMG smoother sweeps");
+    w_cycle                     = prm.get_bool("AMG W-cycle");
+    aggregation_threshold       = prm.get_double("AMG aggregation threshold");
     prm.leave_subsection();
     AssertThrow(relative_tolerance > 0.0 && relative_tolerance < 1.0,
                 ExcMessage("Parameter 'Linear solver/Relative tolerance' must lie in (0, 1), got " +
@@ -158,11 +156,9 @@ namespace hydrostat
   }
 
   LinearSolver::Statistics LinearSolver::solve(const TrilinosWrappers::SparseMatrix &A,
-                                               TrilinosWrappers::MPI::Vector       &x,
-                                               const TrilinosWrappers::MPI::Vector &b,
-                                               const DoFHandler<3>                 &dof_handler,
-                                               TimerOutput                         *timer,
-                                               const PressureBlocks                *blocks) const
+                                               TrilinosWrappers::MPI::Vector &x, const TrilinosWrappers::MPI::Vector &b,
+                                               const DoFHandler<3> &dof_handler, TimerOutput *timer,
+                                               const PressureBlocks *blocks) const
   {
     Statistics statistics;
     if (b.l2_norm() == 0.0)
@@ -175,8 +171,8 @@ namespace hydrostat
         std::optional<TimerOutput::Scope> scope;
         if (timer)
           scope.emplace(*timer, "linear solve");
-        SolverControl                      control(1, 0);
-        TrilinosWrappers::SolverDirect     direct(control,
+        SolverControl                  control(1, 0);
+        TrilinosWrappers::SolverDirect direct(control,
                                               TrilinosWrappers::SolverDirect::AdditionalData(false, direct_package));
         try
           {
@@ -184,15 +180,15 @@ namespace hydrostat
           }
         catch (const std::exception &error)
           {
-            throw LinearSolverFailure("direct solver '" + direct_package +
-                                      "' (parameter 'Linear solver/Direct solver package') failed: " +
-                                      message_of(error));
+            throw LinearSolverFailure(
+              "direct solver '" + direct_package +
+              "' (parameter 'Linear solver/Direct solver package') failed: " + message_of(error));
           }
         statistics.iterations = 1;
         return statistics;
       }
 
-    TrilinosWrappers::PreconditionAMG      amg;
+    TrilinosWrappers::PreconditionAMG     amg;
     std::optional<CheckerboardCorrection> checkerboard;
     {
       std::optional<TimerOutput::Scope> scope;
@@ -221,8 +217,9 @@ namespace hydrostat
       {
         throw LinearSolverFailure(solver_type + " failed: " +
                                   (dynamic_cast<const SolverControl::NoConvergence *>(&error) ?
-                                     "no convergence to the relative tolerance " + Utilities::to_string(relative_tolerance) +
-                                       " in " + std::to_string(max_iterations) + " iterations" :
+                                     "no convergence to the relative tolerance " +
+                                       Utilities::to_string(relative_tolerance) + " in " +
+                                       std::to_string(max_iterations) + " iterations" :
                                      message_of(error)) +
                                   " (parameters 'Linear solver/Solver type', 'Max iterations', 'Relative tolerance')");
       }
@@ -250,13 +247,10 @@ namespace hydrostat
     amg.initialize(A, list);
   }
 
-  LinearSolver::Statistics LinearSolver::solve_blocks(const TrilinosWrappers::SparseMatrix   &A,
-                                                      TrilinosWrappers::MPI::Vector         &x,
-                                                      const TrilinosWrappers::MPI::Vector   &b,
-                                                      const PressureBlocks                  &blocks,
-                                                      const TrilinosWrappers::PreconditionAMG &amg,
-                                                      const CheckerboardCorrection          *checkerboard,
-                                                      TimerOutput                           *timer) const
+  LinearSolver::Statistics LinearSolver::solve_blocks(
+    const TrilinosWrappers::SparseMatrix &A, TrilinosWrappers::MPI::Vector &x, const TrilinosWrappers::MPI::Vector &b,
+    const PressureBlocks &blocks, const TrilinosWrappers::PreconditionAMG &amg,
+    const CheckerboardCorrection *checkerboard, TimerOutput *timer) const
   {
     std::optional<TimerOutput::Scope> scope;
     if (timer)
@@ -271,17 +265,18 @@ namespace hydrostat
     try
       {
         SolverGMRES<BlockVector> gmres(control, SolverGMRES<BlockVector>::AdditionalData(200, /*right=*/true));
-        gmres.solve(SaddlePointOperator{A, blocks}, solution, rhs, BlockTriangularPreconditioner{amg, blocks, checkerboard, {}});
+        gmres.solve(SaddlePointOperator{A, blocks}, solution, rhs,
+                    BlockTriangularPreconditioner{amg, blocks, checkerboard, {}});
       }
     catch (const std::exception &error)
       {
-        throw LinearSolverFailure("block-preconditioned GMRES failed: " +
-                                  (dynamic_cast<const SolverControl::NoConvergence *>(&error) ?
-                                     "no convergence to the relative tolerance " +
-                                       Utilities::to_string(relative_tolerance) + " in " +
-                                       std::to_string(max_iterations) + " iterations" :
-                                     message_of(error)) +
-                                  " (parameters 'Linear solver/Preconditioner', 'Max iterations', 'Relative tolerance')");
+        throw LinearSolverFailure(
+          "block-preconditioned GMRES failed: " +
+          (dynamic_cast<const SolverControl::NoConvergence *>(&error) ?
+             "no convergence to the relative tolerance " + Utilities::to_string(relative_tolerance) + " in " +
+               std::to_string(max_iterations) + " iterations" :
+             message_of(error)) +
+          " (parameters 'Linear solver/Preconditioner', 'Max iterations', 'Relative tolerance')");
       }
     x = solution.block(0);
     Statistics statistics;

@@ -34,10 +34,10 @@ namespace hydrostat
     }
 
     /// The non-artificial active cells around @p X with the reference coordinates of X in each.
-    std::vector<std::pair<DoFHandler<3>::active_cell_iterator, Point<3>>>
-    cells_around(const DoFHandler<3> &dof_handler, const Point<3> &X)
+    std::vector<std::pair<DoFHandler<3>::active_cell_iterator, Point<3>>> cells_around(const DoFHandler<3> &dof_handler,
+                                                                                       const Point<3>      &X)
     {
-      const MappingQ1<3> mapping;
+      const MappingQ1<3>                                                    mapping;
       std::vector<std::pair<DoFHandler<3>::active_cell_iterator, Point<3>>> found, visible;
       try
         {
@@ -184,8 +184,13 @@ namespace hydrostat
                                           " m: " + message_of(error)));
           }
         const auto &mtu = unit.integrator->mtu();
-        unit.record     = {S_0, unit.integrator->q(unit.state), l_0 + mtu.parameters().l_offset, 0.0,
-                       unit.state.l_CE, 0.0, mtu.force_SEE(mtu.l_SEE(unit.state.l_CE, l_0))};
+        unit.record     = {S_0,
+                           unit.integrator->q(unit.state),
+                           l_0 + mtu.parameters().l_offset,
+                           0.0,
+                           unit.state.l_CE,
+                           0.0,
+                           mtu.force_SEE(mtu.l_SEE(unit.state.l_CE, l_0))};
         if (rank != owner)
           continue;
 
@@ -227,7 +232,8 @@ namespace hydrostat
       }
   }
 
-  void MuscleTendonElements::add_sparsity(DynamicSparsityPattern &dsp, const AffineConstraints<double> &constraints) const
+  void MuscleTendonElements::add_sparsity(DynamicSparsityPattern          &dsp,
+                                          const AffineConstraints<double> &constraints) const
   {
     for (const auto &unit : units)
       if (unit->evaluated_here)
@@ -260,8 +266,8 @@ namespace hydrostat
     for (const auto &unit_ptr : units)
       if (unit_ptr->evaluated_here)
         {
-          const Unit        &unit = *unit_ptr;
-          const unsigned int n    = unit.dofs.size();
+          const Unit         &unit = *unit_ptr;
+          const unsigned int  n    = unit.dofs.size();
           std::vector<double> u_local(n), v_local(n);
           for (unsigned int i = 0; i < n; ++i)
             {
@@ -270,8 +276,8 @@ namespace hydrostat
               v_local[i]     = c.v_u * (u[dof] - u_n[dof]) + c.v_v * v_n[dof] + c.v_a * a_n[dof];
             }
           const Kinematics k = kinematics(unit, u_local, v_local);
-          const auto       r = unit.integrator->advance(unit.state, k.length, k.rate,
-                                                  unit.stimulation->value(unit.X_a, t), dt);
+          const auto       r =
+            unit.integrator->advance(unit.state, k.length, k.rate, unit.stimulation->value(unit.X_a, t), dt);
 
           // R_i = F ∂ℓ/∂u_i with g_i = ∂ℓ/∂u_i = e_{c_i} B_i.
           dealii::Vector<double> local_residual(n);
@@ -297,8 +303,8 @@ namespace hydrostat
                   {
                     const unsigned int ci = unit.component[i], cj = unit.component[j];
                     const double       d_rate = c.v_u * g[j] + B[j] * Pw[cj] / k.length;
-                    local_matrix(i, j) = g[i] * (r.dF_dl * g[j] + r.dF_ddl * d_rate) +
-                                         r.F_MTC * B[i] * B[j] * P[ci][cj] / k.length;
+                    local_matrix(i, j) =
+                      g[i] * (r.dF_dl * g[j] + r.dF_ddl * d_rate) + r.F_MTC * B[i] * B[j] * P[ci][cj] / k.length;
                   }
             }
           local_residual *= -1.0;
@@ -311,8 +317,8 @@ namespace hydrostat
     for (const auto &unit_ptr : units)
       if (unit_ptr->evaluated_here)
         {
-          Unit              &unit = *unit_ptr;
-          const unsigned int n    = unit.dofs.size();
+          Unit               &unit = *unit_ptr;
+          const unsigned int  n    = unit.dofs.size();
           std::vector<double> u_local(n), v_local(n);
           for (unsigned int i = 0; i < n; ++i)
             {
@@ -333,7 +339,7 @@ namespace hydrostat
     for (unsigned int k = 0; k < units.size(); ++k)
       if (units[k]->evaluated_here)
         {
-          const Record &r = units[k]->record;
+          const Record &r      = units[k]->record;
           const double  row[7] = {r.STIM, r.q, r.l_MTC, r.dl_MTC, r.l_CE, r.v_CE, r.F_MTC};
           std::copy(row, row + 7, values.begin() + 7 * k);
         }

@@ -62,10 +62,10 @@ namespace hydrostat
   void TimeStepControl::parse_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Time stepping");
-    end_time     = prm.get_double("End time");
-    time_step    = prm.get_double("Time step");
-    minimum_step = prm.get_double("Minimum time step");
-    cut_back     = prm.get_double("Cut-back factor");
+    end_time          = prm.get_double("End time");
+    time_step         = prm.get_double("Time step");
+    minimum_step      = prm.get_double("Minimum time step");
+    cut_back          = prm.get_double("Cut-back factor");
     growth_iterations = prm.get_integer("Growth iterations");
     prm.leave_subsection();
     AssertThrow(time_step > 0, ExcMessage("Parameter 'Time stepping/Time step' must be positive."));

@@ -10,8 +10,8 @@ namespace hydrostat
 {
   using namespace dealii;
 
-  DoFHandler<3>::active_cell_iterator
-  PressureBlocks::pressure_cell(const DoFHandler<3>::active_cell_iterator &cell) const
+  DoFHandler<3>::active_cell_iterator PressureBlocks::pressure_cell(
+    const DoFHandler<3>::active_cell_iterator &cell) const
   {
     return DoFHandler<3>::active_cell_iterator(&dof_handler.get_triangulation(), cell->level(), cell->index(),
                                                &dof_handler);
@@ -36,9 +36,9 @@ namespace hydrostat
     no_constraints.clear();
     no_constraints.close();
 
-    const unsigned int n_p = fe->n_dofs_per_cell(), n_u = u_dofs.get_fe().n_dofs_per_cell();
-    DynamicSparsityPattern b_pattern(dof_handler.n_dofs(), u_dofs.n_dofs(), owned_p);
-    DynamicSparsityPattern c_pattern(dof_handler.n_dofs(), dof_handler.n_dofs(), owned_p);
+    const unsigned int                   n_p = fe->n_dofs_per_cell(), n_u = u_dofs.get_fe().n_dofs_per_cell();
+    DynamicSparsityPattern               b_pattern(dof_handler.n_dofs(), u_dofs.n_dofs(), owned_p);
+    DynamicSparsityPattern               c_pattern(dof_handler.n_dofs(), dof_handler.n_dofs(), owned_p);
     std::vector<types::global_dof_index> p(n_p), u(n_u);
     for (const auto &cell : u_dofs.active_cell_iterators())
       if (cell->is_locally_owned())
@@ -88,7 +88,7 @@ namespace hydrostat
 
     IndexSet owned_coarse(n_coarse);
     owned_coarse.add_range(offset, offset + n_local);
-    DynamicSparsityPattern z_pattern(dof_handler.n_dofs(), n_coarse, owned_p);
+    DynamicSparsityPattern               z_pattern(dof_handler.n_dofs(), n_coarse, owned_p);
     std::vector<types::global_dof_index> p(1);
     for (unsigned int f = 0; f < parents.size(); ++f)
       for (unsigned int c = 0; c < 8; ++c)
@@ -111,12 +111,12 @@ namespace hydrostat
       z_matrix = 0;
   }
 
-  void PressureBlocks::add_cell(const DoFHandler<3>::active_cell_iterator &cell,
+  void PressureBlocks::add_cell(const DoFHandler<3>::active_cell_iterator  &cell,
                                 const std::vector<types::global_dof_index> &u_dofs, const FullMatrix<double> &K_up,
                                 const FullMatrix<double> &C, const FullMatrix<double> &M, const double mu_hat,
                                 const double a_scale, const AffineConstraints<double> &constraints)
   {
-    const unsigned int n_p = C.m(), n_u = u_dofs.size();
+    const unsigned int                   n_p = C.m(), n_u = u_dofs.size();
     std::vector<types::global_dof_index> p(n_p);
     pressure_cell(cell)->get_dof_indices(p);
 

@@ -14,8 +14,8 @@
 #include <hydrostat/solver/simulation.h>
 
 #include <cmath>
-#include <set>
 #include <iomanip>
+#include <set>
 #include <sstream>
 
 namespace hydrostat
@@ -55,8 +55,8 @@ namespace hydrostat
     }
 
     /// Grad φ_i : A : Grad φ_j for vector shape functions with one nonzero component each.
-    inline double contract(const Tensor<4, 3> &A, const unsigned int ci, const Tensor<1, 3> &gi,
-                           const unsigned int cj, const Tensor<1, 3> &gj)
+    inline double contract(const Tensor<4, 3> &A, const unsigned int ci, const Tensor<1, 3> &gi, const unsigned int cj,
+                           const Tensor<1, 3> &gj)
     {
       double sum = 0;
       for (unsigned int J = 0; J < 3; ++J)
@@ -156,7 +156,7 @@ namespace hydrostat
 
   void Simulation::setup_muscles()
   {
-    FEValues<3> fe_values(*fe, *quadrature, update_quadrature_points);
+    FEValues<3>  fe_values(*fe, *quadrature, update_quadrature_points);
     unsigned int n_muscle_points = 0;
     for (const auto &cell : triangulation.active_cell_iterators())
       if (cell->is_locally_owned())
@@ -171,8 +171,8 @@ namespace hydrostat
             }
         }
     if (muscles.n_groups() > 0)
-      pcout << "Muscles: " << muscles.n_groups() << " group(s) at "
-            << Utilities::MPI::sum(n_muscle_points, comm) << " quadrature points" << std::endl;
+      pcout << "Muscles: " << muscles.n_groups() << " group(s) at " << Utilities::MPI::sum(n_muscle_points, comm)
+            << " quadrature points" << std::endl;
   }
 
   void Simulation::setup_dofs()
@@ -185,12 +185,11 @@ namespace hydrostat
     DoFTools::extract_locally_relevant_dofs(dof_handler, relevant_dofs);
 
     for (unsigned int id = 0; id < TissueMaterials::max_ids; ++id)
-      small_strain_tangent.push_back(
-        materials[id].law.nominal_response(unit_symmetric_tensor<3>()).A);
+      small_strain_tangent.push_back(materials[id].law.nominal_response(unit_symmetric_tensor<3>()).A);
 
     Vector zero;
     reinit_vector(zero);
-    Vector zero_ghost(owned_dofs, relevant_dofs, comm);
+    Vector                    zero_ghost(owned_dofs, relevant_dofs, comm);
     AffineConstraints<double> constraints, unused;
     make_constraints(zero_ghost, 0.0, constraints, unused);
     DynamicSparsityPattern dsp(relevant_dofs);
@@ -307,9 +306,9 @@ namespace hydrostat
                             const AffineConstraints<double> &homogeneous, const bool mass_only)
   {
     TimerOutput::Scope scope(timer, "assembly");
-    Vector u_ghost(owned_dofs, relevant_dofs, comm);
-    u_ghost  = u;
-    residual = 0;
+    Vector             u_ghost(owned_dofs, relevant_dofs, comm);
+    u_ghost                           = u;
+    residual                          = 0;
     const bool pressure_blocks_active = system && !mass_only && linear_solver.block_preconditioner();
     if (system)
       {
@@ -320,29 +319,30 @@ namespace hydrostat
       pressure_blocks.zero();
 
     // Mass-only assembly (initial acceleration) evaluates everything at the current time.
-    const double t         = mass_only ? current_time : current_time + dt;
-    const double muscle_dt = mass_only ? 0.0 : dt;
+    const double                          t         = mass_only ? current_time : current_time + dt;
+    const double                          muscle_dt = mass_only ? 0.0 : dt;
     const NewmarkIntegrator::Coefficients c =
       mass_only ? NewmarkIntegrator::Coefficients{0, 0, 0, 0, 1, 0} : newmark.coefficients(dt);
-    const bool   dynamic      = newmark.dynamic() || mass_only;
-    const double alpha_M      = newmark.dynamic() ? newmark.mass_damping() : 0.0;
-    const double beta_K       = newmark.dynamic() ? newmark.stiffness_damping() : 0.0;
-    const bool   three_field  = formulation.type == Formulation::Type::three_field;
-    const unsigned int n_p    = formulation.n_pressure_functions();
+    const bool         dynamic     = newmark.dynamic() || mass_only;
+    const double       alpha_M     = newmark.dynamic() ? newmark.mass_damping() : 0.0;
+    const double       beta_K      = newmark.dynamic() ? newmark.stiffness_damping() : 0.0;
+    const bool         three_field = formulation.type == Formulation::Type::three_field;
+    const unsigned int n_p         = formulation.n_pressure_functions();
 
-    FEValues<3>     fe_values(*fe, *quadrature, update_values | update_gradients | update_quadrature_points |
-                                                 update_JxW_values);
-    FEFaceValues<3> fe_face_values(*fe, *face_quadrature, update_values | update_gradients | update_quadrature_points |
-                                                           update_normal_vectors | update_JxW_values);
-    const unsigned int n_dofs = fe->n_dofs_per_cell();
-    const unsigned int n_q    = quadrature->size();
+    FEValues<3>               fe_values(*fe, *quadrature,
+                                        update_values | update_gradients | update_quadrature_points | update_JxW_values);
+    FEFaceValues<3>           fe_face_values(*fe, *face_quadrature,
+                                             update_values | update_gradients | update_quadrature_points | update_normal_vectors |
+                                               update_JxW_values);
+    const unsigned int        n_dofs = fe->n_dofs_per_cell();
+    const unsigned int        n_q    = quadrature->size();
     std::vector<unsigned int> component(n_dofs);
     for (unsigned int i = 0; i < n_dofs; ++i)
       component[i] = fe->system_to_component_index(i).first;
 
-    FullMatrix<double> cell_matrix(n_dofs, n_dofs);
-    dealii::Vector<double> cell_residual(n_dofs), u_local(n_dofs), un_local(n_dofs), vn_local(n_dofs),
-      an_local(n_dofs), a_local(n_dofs), v_local(n_dofs);
+    FullMatrix<double>     cell_matrix(n_dofs, n_dofs);
+    dealii::Vector<double> cell_residual(n_dofs), u_local(n_dofs), un_local(n_dofs), vn_local(n_dofs), an_local(n_dofs),
+      a_local(n_dofs), v_local(n_dofs);
     std::vector<types::global_dof_index> dofs(n_dofs);
     std::vector<Tensor<2, 3>>            F(n_q), F_dot(n_q);
     std::vector<double>                  J(n_q), p_tilde(n_q), J_tilde(n_q);
@@ -433,8 +433,8 @@ namespace hydrostat
 
           for (unsigned int q = 0; q < n_q; ++q)
             {
-              const double       JxW = fe_values.JxW(q);
-              const Point<3>    &X   = fe_values.quadrature_point(q);
+              const double         JxW = fe_values.JxW(q);
+              const Point<3>      &X   = fe_values.quadrature_point(q);
               NominalStressTangent response;
               if (three_field)
                 {
@@ -454,8 +454,8 @@ namespace hydrostat
                   a_q[component[i]] += a_local[i] * fe_values.shape_value(i, q);
                   v_q[component[i]] += v_local[i] * fe_values.shape_value(i, q);
                 }
-              const Tensor<1, 3> inertia = mass_only ? alpha_M * rho * v_q : rho * (a_q + alpha_M * v_q);
-              const Tensor<1, 3> g       = boundary_conditions.body_acceleration().vector_value(X, t);
+              const Tensor<1, 3> inertia        = mass_only ? alpha_M * rho * v_q : rho * (a_q + alpha_M * v_q);
+              const Tensor<1, 3> g              = boundary_conditions.body_acceleration().vector_value(X, t);
               const Tensor<2, 3> damping_stress = beta_K * double_contract<2, 0, 3, 1>(A0, F_dot[q]);
               const Tensor<2, 3> F_inv_T        = transpose(invert(F[q]));
 
@@ -464,8 +464,8 @@ namespace hydrostat
                   const unsigned int  ci = component[i];
                   const double        Ni = fe_values.shape_value(i, q);
                   const Tensor<1, 3> &gi = fe_values.shape_grad(i, q);
-                  cell_residual[i] += ((response.P[ci] + damping_stress[ci]) * gi +
-                                       (dynamic ? inertia[ci] : 0.0) * Ni - rho * g[ci] * Ni) *
+                  cell_residual[i] += ((response.P[ci] + damping_stress[ci]) * gi + (dynamic ? inertia[ci] : 0.0) * Ni -
+                                       rho * g[ci] * Ni) *
                                       JxW;
                   if (three_field)
                     for (unsigned int a = 0; a < n_p; ++a)
@@ -496,7 +496,8 @@ namespace hydrostat
               tmp.mmult(G, M);
               const double h = cell->diameter();
               pressure_blocks.add_cell(cell, dofs, K_up, G, M,
-                                       tissue.law.parameters().shear_modulus() + rho * (c.a_u + alpha_M * c.v_u) * dynamic * h * h,
+                                       tissue.law.parameters().shear_modulus() +
+                                         rho * (c.a_u + alpha_M * c.v_u) * dynamic * h * h,
                                        cell_matrix.trace() / n_dofs, inhomogeneous);
             }
           else if (three_field && system && !mass_only)

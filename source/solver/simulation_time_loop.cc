@@ -58,8 +58,7 @@ namespace hydrostat
           pending_increment = std::max(pending_increment, std::abs(line.inhomogeneity));
         pending_increment = Utilities::MPI::max(pending_increment, comm);
 
-        const bool residual_ok =
-          r <= std::max(newton.residual_absolute, newton.residual_relative * residual_reference);
+        const bool residual_ok = r <= std::max(newton.residual_absolute, newton.residual_relative * residual_reference);
         const bool update_ok =
           it > 0 && du.l2_norm() <= std::max(newton.update_absolute, newton.update_relative * u.l2_norm());
         if (residual_ok && pending_increment == 0 && (update_ok || r == 0 || it == 0))
@@ -131,14 +130,13 @@ namespace hydrostat
             accept_step(dt);
             return dt;
           }
-        u_n = u_start;
+        u_n                  = u_start;
         const double reduced = dt * stepping.cut_back;
         AssertThrow(reduced >= stepping.minimum_step * (1 - 1e-12),
                     ExcMessage("Newton did not converge at t = " + scientific(current_time + dt) +
                                " s even with the time step cut to " + scientific(dt) +
                                " s (parameter 'Time stepping/Minimum time step' = " +
-                               scientific(stepping.minimum_step) +
-                               "). Last residuals: " +
+                               scientific(stepping.minimum_step) + "). Last residuals: " +
                                (newton_residuals.empty() ? std::string("none") :
                                                            scientific(newton_residuals.front()) + " ... " +
                                                              scientific(newton_residuals.back())) +
@@ -156,9 +154,9 @@ namespace hydrostat
     const auto c = newmark.coefficients(dt);
     Vector     u_old(owned_dofs, comm), v_new(owned_dofs, comm), a_new(owned_dofs, comm), v_old(owned_dofs, comm),
       a_old(owned_dofs, comm);
-    u_old = u_n_ghost;
-    v_old = v_n_ghost;
-    a_old = a_n_ghost;
+    u_old     = u_n_ghost;
+    v_old     = v_n_ghost;
+    a_old     = a_n_ghost;
     Vector du = u_n;
     du -= u_old;
     if (newmark.dynamic())
@@ -170,8 +168,8 @@ namespace hydrostat
     v_new = du;
     v_new *= c.v_u;
     v_new.add(c.v_v, v_old, c.v_a, a_old);
-    v_n = v_new;
-    a_n = a_new;
+    v_n       = v_new;
+    a_n       = a_new;
     u_n_ghost = u_n;
     v_n_ghost = v_n;
     a_n_ghost = a_n;
@@ -190,7 +188,7 @@ namespace hydrostat
   {
     if (muscles.n_groups() == 0)
       return;
-    FEValues<3> fe_values(*fe, *quadrature, update_gradients | update_quadrature_points);
+    FEValues<3>            fe_values(*fe, *quadrature, update_gradients | update_quadrature_points);
     const unsigned int     n_dofs = fe->n_dofs_per_cell();
     dealii::Vector<double> u_local(n_dofs);
     for (const auto &cell : dof_handler.active_cell_iterators())
@@ -211,17 +209,17 @@ namespace hydrostat
 
   void Simulation::update_global_quantities(const bool first)
   {
-    FEValues<3>     fe_values(*fe, *quadrature, update_values | update_gradients | update_quadrature_points |
-                                                 update_JxW_values);
-    FEFaceValues<3> fe_face_values(*fe, *face_quadrature, update_values | update_gradients |
-                                                           update_quadrature_points | update_normal_vectors |
-                                                           update_JxW_values);
-    const unsigned int n_dofs = fe->n_dofs_per_cell();
-    dealii::Vector<double> u_local(n_dofs), v_local(n_dofs), f_local(n_dofs);
+    FEValues<3>                          fe_values(*fe, *quadrature,
+                                                   update_values | update_gradients | update_quadrature_points | update_JxW_values);
+    FEFaceValues<3>                      fe_face_values(*fe, *face_quadrature,
+                                                        update_values | update_gradients | update_quadrature_points | update_normal_vectors |
+                                                          update_JxW_values);
+    const unsigned int                   n_dofs = fe->n_dofs_per_cell();
+    dealii::Vector<double>               u_local(n_dofs), v_local(n_dofs), f_local(n_dofs);
     std::vector<types::global_dof_index> dofs(n_dofs);
-    const bool   three_field = formulation.type == Formulation::Type::three_field;
-    double       kinetic = 0, strain = 0, volume = 0;
-    f_ext_n              = 0;
+    const bool                           three_field = formulation.type == Formulation::Type::three_field;
+    double                               kinetic = 0, strain = 0, volume = 0;
+    f_ext_n = 0;
     AffineConstraints<double> none;
     none.close();
 
@@ -232,9 +230,9 @@ namespace hydrostat
           cell->get_dof_indices(dofs);
           cell->get_dof_values(u_n_ghost, u_local);
           cell->get_dof_values(v_n_ghost, v_local);
-          const auto &tissue = materials[cell->material_id()];
+          const auto &tissue      = materials[cell->material_id()];
           double      cell_volume = 0, cell_J = 0, cell_W_iso = 0, cell_W = 0;
-          f_local             = 0;
+          f_local = 0;
           for (unsigned int q = 0; q < quadrature->size(); ++q)
             {
               Tensor<2, 3> F = unit_symmetric_tensor<3>();
@@ -251,11 +249,11 @@ namespace hydrostat
               cell_J += determinant(F) * JxW;
               cell_W_iso += tissue.law.isochoric_energy(F) * JxW;
               cell_W += tissue.law.energy(F) * JxW;
-              const Tensor<1, 3> g = boundary_conditions.body_acceleration().vector_value(
-                fe_values.quadrature_point(q), current_time);
+              const Tensor<1, 3> g =
+                boundary_conditions.body_acceleration().vector_value(fe_values.quadrature_point(q), current_time);
               for (unsigned int i = 0; i < n_dofs; ++i)
-                f_local[i] += tissue.density * g[fe->system_to_component_index(i).first] *
-                              fe_values.shape_value(i, q) * JxW;
+                f_local[i] +=
+                  tissue.density * g[fe->system_to_component_index(i).first] * fe_values.shape_value(i, q) * JxW;
             }
           volume += cell_J;
           // Three-field: W = W_iso(F) + U(J̃), with J̃ the cell projection of J (exact for
@@ -278,8 +276,7 @@ namespace hydrostat
                           {
                             Tensor<2, 3> F = unit_symmetric_tensor<3>();
                             for (unsigned int i = 0; i < n_dofs; ++i)
-                              F[fe->system_to_component_index(i).first] +=
-                                u_local[i] * fe_face_values.shape_grad(i, q);
+                              F[fe->system_to_component_index(i).first] += u_local[i] * fe_face_values.shape_grad(i, q);
                             traction = -load.value->value(X, current_time) * determinant(F) *
                                        (transpose(invert(F)) * fe_face_values.normal_vector(q));
                           }
@@ -312,19 +309,26 @@ namespace hydrostat
   {
     if (!csv)
       {
-        std::vector<std::string> columns{"step", "time", "dt", "newton_iterations", "kinetic_energy",
-                                         "strain_energy", "external_work", "total_energy", "volume"};
+        std::vector<std::string> columns{
+          "step",          "time",         "dt",    "newton_iterations", "kinetic_energy", "strain_energy",
+          "external_work", "total_energy", "volume"};
         for (unsigned int k = 0; k < output.probe_points.size(); ++k)
           for (const std::string quantity : {"x", "y", "z", "ux", "uy", "uz", "vx", "vy", "vz"})
             columns.push_back("p" + std::to_string(k) + "_" + quantity);
         csv = std::make_unique<CsvSeries>(output.directory + "/" + output.base_name + ".csv", columns, comm);
       }
-    const auto          &q = quantities;
-    std::vector<double> row{double(step), current_time, dt, double(newton_iterations), q.kinetic_energy,
-                            q.strain_energy, q.external_work, q.kinetic_energy + q.strain_energy - q.external_work,
+    const auto         &q = quantities;
+    std::vector<double> row{double(step),
+                            current_time,
+                            dt,
+                            double(newton_iterations),
+                            q.kinetic_energy,
+                            q.strain_energy,
+                            q.external_work,
+                            q.kinetic_energy + q.strain_energy - q.external_work,
                             q.volume};
-    const auto displacements = probe_displacements();
-    const auto velocities    = probe_velocities();
+    const auto          displacements = probe_displacements();
+    const auto          velocities    = probe_velocities();
     for (unsigned int k = 0; k < output.probe_points.size(); ++k)
       {
         for (unsigned int d = 0; d < 3; ++d)
@@ -350,9 +354,9 @@ namespace hydrostat
     // stress U'(J̄) of the cell-mean J, which is p̃ for the Q1 three-field element), von Mises
     // stress, the volumetric stress ("pressure", positive in tension), and per muscle group its
     // activation, fibre stretch, fibre stress and the reference direction of its first family.
-    const unsigned int                                     n_cells = triangulation.n_active_cells();
+    const unsigned int                                         n_cells = triangulation.n_active_cells();
     std::vector<std::pair<std::string, dealii::Vector<float>>> fields;
-    const auto add_field = [&](const std::string &name) {
+    const auto                                                 add_field = [&](const std::string &name) {
       fields.emplace_back(name, dealii::Vector<float>(n_cells));
       return fields.size() - 1;
     };
@@ -361,30 +365,30 @@ namespace hydrostat
       add_field(name);
     const unsigned int von_mises_field = add_field("von_mises"), pressure_field = add_field("pressure");
     const unsigned int material_field = add_field("material_id"), rank_field = add_field("mpi_rank");
-    const unsigned int muscle_field   = fields.size();
+    const unsigned int muscle_field = fields.size();
     for (unsigned int g = 0; g < muscles.n_groups(); ++g)
-      for (const char *quantity : {"activation_", "fibre_stretch_", "fibre_stress_", "fibre_x_", "fibre_y_",
-                                   "fibre_z_"})
+      for (const char *quantity :
+           {"activation_", "fibre_stretch_", "fibre_stress_", "fibre_x_", "fibre_y_", "fibre_z_"})
         add_field(quantity + muscles.name(g));
 
-    FEValues<3> fe_values(*fe, *quadrature, update_values | update_gradients | update_quadrature_points |
-                                               update_JxW_values);
-    const unsigned int                       n_dofs = fe->n_dofs_per_cell();
-    dealii::Vector<double>                   u_local(n_dofs), v_local(n_dofs);
-    std::vector<MuscleGroups::PointOutput>   muscle_output;
-    std::vector<double>                      group_volume(muscles.n_groups());
+    FEValues<3>                            fe_values(*fe, *quadrature,
+                                                     update_values | update_gradients | update_quadrature_points | update_JxW_values);
+    const unsigned int                     n_dofs = fe->n_dofs_per_cell();
+    dealii::Vector<double>                 u_local(n_dofs), v_local(n_dofs);
+    std::vector<MuscleGroups::PointOutput> muscle_output;
+    std::vector<double>                    group_volume(muscles.n_groups());
     for (const auto &cell : dof_handler.active_cell_iterators())
       if (cell->is_locally_owned())
         {
           fe_values.reinit(cell);
           cell->get_dof_values(u_n_ghost, u_local);
           cell->get_dof_values(v_n_ghost, v_local);
-          const auto  &law    = materials[cell->material_id()].law;
-          const auto   points = muscle_points.get_data(cell);
-          const unsigned int k = cell->active_cell_index();
+          const auto        &law    = materials[cell->material_id()].law;
+          const auto         points = muscle_points.get_data(cell);
+          const unsigned int k      = cell->active_cell_index();
           std::fill(group_volume.begin(), group_volume.end(), 0.0);
           std::vector<Tensor<2, 3>> F(quadrature->size()), F_dot(quadrature->size());
-          double volume = 0, J_mean = 0;
+          double                    volume = 0, J_mean = 0;
           for (unsigned int q = 0; q < quadrature->size(); ++q)
             {
               F[q] = unit_symmetric_tensor<3>();
@@ -430,8 +434,8 @@ namespace hydrostat
           for (unsigned int g = 0; g < muscles.n_groups(); ++g)
             for (unsigned int f = 0; f < 6; ++f)
               fields[muscle_field + 6 * g + f].second[k] /= std::max(group_volume[g], 1e-300);
-          fields[J_field].second[k]       = J_mean;
-          const unsigned int idx[6][2]    = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
+          fields[J_field].second[k]    = J_mean;
+          const unsigned int idx[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
           for (unsigned int c = 0; c < 6; ++c)
             fields[sigma_field + c].second[k] = sigma[idx[c][0]][idx[c][1]];
           fields[von_mises_field].second[k] = std::sqrt(1.5) * deviator(sigma).norm();
@@ -471,11 +475,10 @@ namespace hydrostat
         const double taken     = advance(std::min(dt, remaining));
         ++step;
         // Grow back towards the nominal step after a cut-back.
-        dt = stepping.next_step(taken, newton_residuals.size() - 1);
-        const double wall =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-        pcout << "step " << std::setw(5) << step << "  t = " << scientific(current_time) << " s  dt = "
-              << scientific(taken, 2) << " s  Newton " << std::setw(2) << newton_residuals.size() - 1
+        dt                = stepping.next_step(taken, newton_residuals.size() - 1);
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+        pcout << "step " << std::setw(5) << step << "  t = " << scientific(current_time)
+              << " s  dt = " << scientific(taken, 2) << " s  Newton " << std::setw(2) << newton_residuals.size() - 1
               << "  |R| " << scientific(newton_residuals.back(), 2) << "  linear its " << last_linear_iterations
               << "  wall " << std::fixed << std::setprecision(1) << wall << " s" << std::defaultfloat << std::endl;
         write_csv_row(step, taken, newton_residuals.size() - 1);

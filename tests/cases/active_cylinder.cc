@@ -36,7 +36,8 @@ subsection Materials
   end
 end
 subsection Finite element
-  set Formulation = )" + formulation + R"(
+  set Formulation = )" +
+           formulation + R"(
 end
 subsection Boundary conditions
   subsection Constraint 1
@@ -48,7 +49,8 @@ end
 subsection Muscles
   set Number of groups = 1
   subsection Group 1
-    set Fibre families = )" + families + R"(
+    set Fibre families = )" +
+           families + R"(
     set Law = constant
     subsection Muscle law
       set Maximum isometric stress = 6e3

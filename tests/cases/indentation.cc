@@ -31,7 +31,7 @@ namespace
 {
   struct Result
   {
-    double       u;            ///< the probe's vertical displacement [m]
+    double       u;             ///< the probe's vertical displacement [m]
     double       volume_change; ///< (v - V0) / V0
     unsigned int dofs;
   };
@@ -51,8 +51,8 @@ namespace
     all["Newton/Verbose"]                  = "false";
     // Direct solves: at K/mu = 5000 GMRES + AMG cannot reach the 1e-12 that the rank comparison
     // needs (benchmarks/README.md, "Locking study"); this test is about the discretisation.
-    all["Linear solver/Solver type"]       = "direct";
-    all["Output/Directory"]                = "indentation_output";
+    all["Linear solver/Solver type"] = "direct";
+    all["Output/Directory"]          = "indentation_output";
     for (const auto &[path, value] : all)
       {
         const auto slash = path.find('/');
@@ -66,8 +66,8 @@ namespace
     const double volume0 = simulation.global_quantities().volume;
     while (simulation.time() < 1 - 1e-12)
       simulation.advance(std::min(dt, 1 - simulation.time()));
-    return {simulation.probe_displacements()[0][component],
-            simulation.global_quantities().volume / volume0 - 1, simulation.n_dofs()};
+    return {simulation.probe_displacements()[0][component], simulation.global_quantities().volume / volume0 - 1,
+            simulation.n_dofs()};
   }
 
   // Indentation, p/p0 = 80, 2^2 cells per edge, 20 load steps (the case files' settings).
@@ -77,9 +77,9 @@ namespace
     static std::map<std::string, Result> world;
     if (comm == MPI_COMM_WORLD && world.count(formulation))
       return world.at(formulation);
-    const Result result = run(formulation == "three-field" ? "three_field_q1.prm" : "displacement_q1.prm",
-                              {{"Mesh/Box subdivisions", "4, 4, 4"}, {"Newton/Relative residual", "1e-10"}}, 0.05, 1,
-                              comm);
+    const Result result =
+      run(formulation == "three-field" ? "three_field_q1.prm" : "displacement_q1.prm",
+          {{"Mesh/Box subdivisions", "4, 4, 4"}, {"Newton/Relative residual", "1e-10"}}, 0.05, 1, comm);
     if (comm == MPI_COMM_WORLD)
       world[formulation] = result;
     return result;
@@ -113,9 +113,8 @@ TEST(Indentation, ThreeFieldConvergesDisplacementLocks)
   const Result displacement = indentation("displacement", MPI_COMM_WORLD);
   if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
     std::cout << "indentation 4^3 cells (" << three_field.dofs << " DoFs): uy three-field " << three_field.u * 1e3
-            << " mm (reference " << indentation_reference * 1e3 << " mm), displacement " << displacement.u * 1e3
-            << " mm; volume change " << three_field.volume_change << ", " << displacement.volume_change
-            << std::endl;
+              << " mm (reference " << indentation_reference * 1e3 << " mm), displacement " << displacement.u * 1e3
+              << " mm; volume change " << three_field.volume_change << ", " << displacement.volume_change << std::endl;
   EXPECT_NEAR(three_field.u, indentation_reference, indentation_tolerance * std::abs(indentation_reference));
   EXPECT_LT(std::abs(displacement.u) * indentation_locking, std::abs(three_field.u));
   EXPECT_LT(std::abs(three_field.volume_change), 1e-4);
@@ -127,8 +126,8 @@ TEST(Cantilever, ThreeFieldConvergesDisplacementLocks)
   const Result displacement = cantilever("displacement", MPI_COMM_WORLD);
   if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
     std::cout << "cantilever 20 x 1 x 4 cells (" << three_field.dofs << " DoFs): tip uz three-field "
-            << three_field.u * 1e3 << " mm (reference " << cantilever_reference * 1e3 << " mm), displacement "
-            << displacement.u * 1e3 << " mm; volume change " << three_field.volume_change << std::endl;
+              << three_field.u * 1e3 << " mm (reference " << cantilever_reference * 1e3 << " mm), displacement "
+              << displacement.u * 1e3 << " mm; volume change " << three_field.volume_change << std::endl;
   EXPECT_NEAR(three_field.u, cantilever_reference, cantilever_tolerance * std::abs(cantilever_reference));
   EXPECT_LT(std::abs(displacement.u) * cantilever_locking, std::abs(three_field.u));
   EXPECT_LT(std::abs(three_field.volume_change), 1e-4);

@@ -19,11 +19,10 @@ using test_support::case_file;
 
 TEST(ReferenceCases, SquidStalkElongatesIntoMeasuredRange)
 {
-  test_support::Case c(case_file("squid_extension.prm", {{"Axial subdivisions", "12"},
-                                                         {"Time step", "0.001"}}) +
+  test_support::Case c(case_file("squid_extension.prm", {{"Axial subdivisions", "12"}, {"Time step", "0.001"}}) +
                        "subsection Output\n set ParaView = false\nend\n");
   c.simulation->setup();
-  const double stalk = 0.05314;
+  const double stalk       = 0.05314;
   double       peak_strain = 0, peak_speed = 0, time_of_peak = 0;
   while (c.simulation->time() < 0.07 - 1e-12)
     {
@@ -50,10 +49,10 @@ TEST(ReferenceCases, SquidStalkElongatesIntoMeasuredRange)
 
 TEST(ReferenceCases, OctopusArmBendsTowardActivatedSide)
 {
-  const std::string parameters = case_file("octopus_bending.prm", {{"Axial subdivisions", "10"},
-                                                                   {"Cross-section refinements", "0"},
-                                                                   {"End time", "0.3"}}) +
-                                 "subsection Output\n set ParaView = false\nend\n";
+  const std::string parameters =
+    case_file("octopus_bending.prm",
+              {{"Axial subdivisions", "10"}, {"Cross-section refinements", "0"}, {"End time", "0.3"}}) +
+    "subsection Output\n set ParaView = false\nend\n";
   const auto run = [&](MPI_Comm comm) {
     test_support::Case c(parameters, comm);
     c.simulation->setup();
@@ -65,9 +64,9 @@ TEST(ReferenceCases, OctopusArmBendsTowardActivatedSide)
   if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
     {
       std::cout << "coarse octopus at 0.3 s: tip displacement " << tip << " m" << std::endl;
-      EXPECT_GT(tip[1], 0.01);                       // bends by centimetres toward +y (dorsal)
+      EXPECT_GT(tip[1], 0.01);                    // bends by centimetres toward +y (dorsal)
       EXPECT_LT(std::abs(tip[0]), 1e-6 * tip[1]); // and stays in the y-z plane (x -> -x symmetry)
-      EXPECT_LT(tip[2], 0.0);                        // the tip moves back toward the root
+      EXPECT_LT(tip[2], 0.0);                     // the tip moves back toward the root
       const dealii::Tensor<1, 3> serial = run(MPI_COMM_SELF);
       std::cout << "1 rank: " << serial << "; relative difference " << (serial - tip).norm() / tip.norm() << std::endl;
       EXPECT_LT((serial - tip).norm(), 1e-8 * tip.norm());

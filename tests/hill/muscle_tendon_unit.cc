@@ -23,8 +23,8 @@ namespace
   /// The residual F_SEE + F_SDE − F_CE − F_PEE at the velocity returned by the quadratic.
   double force_balance(const double l_CE, const double l_MTC, const double dl_MTC, const double q, double &v)
   {
-    v             = piglet.contraction_velocity(l_CE, l_MTC, dl_MTC, q);
-    const auto f  = piglet.forces(l_CE, v, l_MTC, dl_MTC, q);
+    v            = piglet.contraction_velocity(l_CE, l_MTC, dl_MTC, q);
+    const auto f = piglet.forces(l_CE, v, l_MTC, dl_MTC, q);
     return f.F_SEE + f.F_SDE - f.F_CE - f.F_PEE;
   }
 } // namespace
@@ -138,9 +138,9 @@ TEST(HillMuscleTendonUnit, SteadyStatesOfSection42)
 // well within that time; 1e-4 is the accuracy of the §4.2 table).
 TEST(HillMuscleTendonUnit, AdaptiveRunReachesSteadyState)
 {
-  const auto      act = activation(ActivationDynamics::Model::zajac);
+  const auto           act = activation(ActivationDynamics::Model::zajac);
   const HillIntegrator integrator(piglet, act);
-  ExperimentSetup setup;
+  ExperimentSetup      setup;
   setup.integrator  = ExperimentSetup::Integrator::adaptive;
   setup.stimulation = LoadCurve({{0.0, 1.0}, {6.0, 1.0}});
   setup.lcint       = 0;
@@ -167,11 +167,13 @@ TEST(HillIntegrator, AdvanceTangentsMatchFiniteDifferences)
       for (const double dl : {-0.05, 0.0, 0.05})
         {
           const double dt = 1.0e-3, L = 0.0612, h = 1.0e-8, hv = 1.0e-7;
-          const auto   r  = integrator.advance(s, L, dl, 1.0, dt);
+          const auto   r = integrator.advance(s, L, dl, 1.0, dt);
           const double fd_l =
-            (integrator.advance(s, L + h, dl, 1.0, dt).F_MTC - integrator.advance(s, L - h, dl, 1.0, dt).F_MTC) / (2 * h);
-          const double fd_v = (integrator.advance(s, L, dl + hv, 1.0, dt).F_MTC -
-                               integrator.advance(s, L, dl - hv, 1.0, dt).F_MTC) / (2 * hv);
+            (integrator.advance(s, L + h, dl, 1.0, dt).F_MTC - integrator.advance(s, L - h, dl, 1.0, dt).F_MTC) /
+            (2 * h);
+          const double fd_v =
+            (integrator.advance(s, L, dl + hv, 1.0, dt).F_MTC - integrator.advance(s, L, dl - hv, 1.0, dt).F_MTC) /
+            (2 * hv);
           EXPECT_NEAR(r.dF_dl / fd_l, 1.0, 1.0e-5) << "dl_MTC " << dl;
           EXPECT_NEAR(r.dF_ddl / fd_v, 1.0, 1.0e-5) << "dl_MTC " << dl;
           // The step satisfies backward Euler and the force balance at the new state.

@@ -37,7 +37,8 @@ namespace
   /// Linear interpolation of a model quantity at time t.
   double interpolate(const std::vector<ExperimentSample> &s, const double t, double (*get)(const ExperimentSample &))
   {
-    const auto it = std::lower_bound(s.begin(), s.end(), t, [](const ExperimentSample &a, const double x) { return a.t < x; });
+    const auto it =
+      std::lower_bound(s.begin(), s.end(), t, [](const ExperimentSample &a, const double x) { return a.t < x; });
     if (it == s.begin())
       return get(*it);
     if (it == s.end())
@@ -84,19 +85,23 @@ TEST(PigletValidation, IsometricForceAndActivity)
           setup.l_MTC0   = lengths[i];
           const auto out = run_experiment(integrator, setup);
           double     err = 0.0;
-          for (const auto &[t, F] : read_published("activationdynamics/isometric_piglet_" + name + "_" + cases[i] + "_force.dat"))
+          for (const auto &[t, F] :
+               read_published("activationdynamics/isometric_piglet_" + name + "_" + cases[i] + "_force.dat"))
             if (t <= out.back().t)
-              err = std::max(err, std::abs(interpolate(out, t, [](const ExperimentSample &s) { return s.forces.F_MTC; }) - F));
+              err = std::max(
+                err, std::abs(interpolate(out, t, [](const ExperimentSample &s) { return s.forces.F_MTC; }) - F));
           std::cout << "isometric " << name << ' ' << cases[i] << ": max |F - F_pub| = " << 1e3 * err << " mN\n";
           EXPECT_LT(err, 3.0e-3) << name << ' ' << cases[i];
 
-          const std::string q_file = "activationdynamics/isometric_piglet_" + name + "_" + cases[i] + "_activationlevel.dat";
+          const std::string q_file =
+            "activationdynamics/isometric_piglet_" + name + "_" + cases[i] + "_activationlevel.dat";
           if (std::filesystem::exists(data_dir + q_file))
             {
               double q_err = 0.0;
               for (const auto &[t, q] : read_published(q_file))
                 if (t <= out.back().t)
-                  q_err = std::max(q_err, std::abs(interpolate(out, t, [](const ExperimentSample &s) { return s.q; }) - q));
+                  q_err =
+                    std::max(q_err, std::abs(interpolate(out, t, [](const ExperimentSample &s) { return s.q; }) - q));
               std::cout << "isometric " << name << ' ' << cases[i] << ": max |q - q_pub| = " << q_err << '\n';
               EXPECT_LT(q_err, 1.0e-6) << name << ' ' << cases[i];
             }
@@ -119,14 +124,17 @@ TEST(PigletValidation, ConcentricPeakVelocity)
   setup.stimulation = LoadCurve::parse("0,1; 0.6,1");
   for (const int grams : {100, 200, 400, 600, 800, 1400, 1800})
     {
-      setup.mass          = 1e-3 * grams;
-      const auto out      = run_experiment(integrator, setup);
-      const auto first    = std::find_if(out.begin(), out.end(), [](const ExperimentSample &s) { return s.dl_MTC != 0.0; });
+      setup.mass     = 1e-3 * grams;
+      const auto out = run_experiment(integrator, setup);
+      const auto first =
+        std::find_if(out.begin(), out.end(), [](const ExperimentSample &s) { return s.dl_MTC != 0.0; });
       ASSERT_NE(first, out.end()) << grams << " g never lifts off";
       const double t_lift = (first - 1)->t;
-      const auto   peak   = std::min_element(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.dl_MTC < b.dl_MTC; });
-      const auto   pub    = read_published("concentric/concentric_piglet_" + std::to_string(grams) + "g.dat");
-      const auto   ppeak  = *std::max_element(pub.begin(), pub.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
+      const auto   peak =
+        std::min_element(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.dl_MTC < b.dl_MTC; });
+      const auto pub = read_published("concentric/concentric_piglet_" + std::to_string(grams) + "g.dat");
+      const auto ppeak =
+        *std::max_element(pub.begin(), pub.end(), [](const auto &a, const auto &b) { return a.second < b.second; });
       std::cout << "concentric " << grams << " g: v_peak error " << 100 * (-peak->dl_MTC / ppeak.second - 1)
                 << " %, t_peak error " << 100 * ((peak->t - t_lift) / ppeak.first - 1) << " %\n";
       EXPECT_NEAR(-peak->dl_MTC / ppeak.second, 1.0, 0.01) << grams << " g";
@@ -149,13 +157,13 @@ TEST(PigletValidation, QuickReleaseForceAndPeakVelocity)
     {
       setup.mass     = 1e-3 * grams;
       const auto out = run_experiment(integrator, setup);
-      auto       k   = std::find_if(out.begin(), out.end(), [](const ExperimentSample &s) { return s.t > 1.0 + 1e-12; }) - 1;
+      auto k = std::find_if(out.begin(), out.end(), [](const ExperimentSample &s) { return s.t > 1.0 + 1e-12; }) - 1;
       const double F_release = k->forces.F_MTC;
       double       v_peak    = 0.0;
       for (++k; k != out.end() && (-k->dl_MTC > 0.0 || v_peak == 0.0); ++k)
         v_peak = std::max(v_peak, -k->dl_MTC);
-      const auto pub    = read_published("quickrelease/quickrelease_piglet_" + std::to_string(grams) + "g.dat");
-      double     pv     = 0.0;
+      const auto pub = read_published("quickrelease/quickrelease_piglet_" + std::to_string(grams) + "g.dat");
+      double     pv  = 0.0;
       for (const auto &row : pub)
         pv = std::max(pv, row.first);
       std::cout << "quick release " << grams << " g: F_release error " << 100 * (F_release / pub.front().second - 1)

@@ -46,17 +46,18 @@ TEST(MooneyRivlin, CauchyStressMatchesClosedFormForHomogeneousDeformations)
 
   Tensor<2, 3> shear = diag(1.0, 1.0, 1.0);
   shear[0][1]        = 0.8;
-  for (const Tensor<2, 3> &F : {diag(1.6, 0.8, 0.8) /* uniaxial, compressible */, diag(1.3, 1.3, 0.61) /* equibiaxial */, shear})
+  for (const Tensor<2, 3> &F :
+       {diag(1.6, 0.8, 0.8) /* uniaxial, compressible */, diag(1.3, 1.3, 0.61) /* equibiaxial */, shear})
     {
-      const double J  = dealii::determinant(F);
-      const auto   b  = Tensor<2, 3>(F * dealii::transpose(F));
-      const auto   b2 = b * b;
-      const double I1 = dealii::trace(b);
-      const double I2 = 0.5 * (I1 * I1 - dealii::trace(b2));
+      const double J      = dealii::determinant(F);
+      const auto   b      = Tensor<2, 3>(F * dealii::transpose(F));
+      const auto   b2     = b * b;
+      const double I1     = dealii::trace(b);
+      const double I2     = 0.5 * (I1 * I1 - dealii::trace(b2));
       const double I1_bar = std::pow(J, -2.0 / 3.0) * I1;
       const double I2_bar = std::pow(J, -4.0 / 3.0) * I2;
-      Tensor<2, 3> expected = 2.0 * (p.c1 + p.c2 * I1_bar) * std::pow(J, -5.0 / 3.0) * b -
-                              2.0 * p.c2 * std::pow(J, -7.0 / 3.0) * b2;
+      Tensor<2, 3> expected =
+        2.0 * (p.c1 + p.c2 * I1_bar) * std::pow(J, -5.0 / 3.0) * b - 2.0 * p.c2 * std::pow(J, -7.0 / 3.0) * b2;
       for (unsigned int i = 0; i < 3; ++i)
         expected[i][i] += -2.0 / (3.0 * J) * (p.c1 * I1_bar + 2.0 * p.c2 * I2_bar) + p.K * (J - 1.0);
       EXPECT_LT(relative_error(Tensor<2, 3>(law.cauchy_stress(F)), expected), 1e-13);
@@ -71,10 +72,10 @@ TEST(MooneyRivlin, SimpleShearClosedForm)
   const MooneyRivlin law(p);
   for (const double k : {0.1, 0.5, 1.2})
     {
-      Tensor<2, 3> F = diag(1.0, 1.0, 1.0);
-      F[0][1]        = k;
-      const auto sigma = law.cauchy_stress(F);
-      const double mu  = p.shear_modulus();
+      Tensor<2, 3> F     = diag(1.0, 1.0, 1.0);
+      F[0][1]            = k;
+      const auto   sigma = law.cauchy_stress(F);
+      const double mu    = p.shear_modulus();
       EXPECT_NEAR(sigma[0][1], mu * k, 1e-10 * mu);
       EXPECT_NEAR(sigma[0][0] - sigma[1][1], 2.0 * (p.c1 + p.c2) * k * k, 1e-10 * mu);
       EXPECT_NEAR(sigma[1][1] - sigma[2][2], -2.0 * p.c2 * k * k, 1e-10 * mu);
@@ -96,8 +97,8 @@ TEST(MooneyRivlin, UniaxialAndEquibiaxialApproachIncompressibleClosedForm)
             p.K    = ratio * p.shear_modulus();
             const MooneyRivlin law(p);
             // Lateral stretch s with σ_lateral(s) = 0, by Newton on a scalar with FD slope.
-            double     s     = equibiaxial ? 1.0 / (lambda * lambda) : 1.0 / std::sqrt(lambda);
-            const auto F_of  = [&](const double s_) {
+            double     s    = equibiaxial ? 1.0 / (lambda * lambda) : 1.0 / std::sqrt(lambda);
+            const auto F_of = [&](const double s_) {
               return equibiaxial ? diag(lambda, lambda, s_) : diag(lambda, s_, s_);
             };
             const unsigned int lateral = 2;
@@ -113,10 +114,10 @@ TEST(MooneyRivlin, UniaxialAndEquibiaxialApproachIncompressibleClosedForm)
                   break;
               }
             const double sigma11 = law.cauchy_stress(F_of(s))[0][0];
-            const double l = lambda;
-            const double closed = equibiaxial ? 2.0 * (l * l - std::pow(l, -4)) * (p.c1 + p.c2 * l * l) :
-                                                2.0 * (l * l - 1.0 / l) * (p.c1 + p.c2 / l);
-            const double error = std::abs(sigma11 - closed) / closed;
+            const double l       = lambda;
+            const double closed  = equibiaxial ? 2.0 * (l * l - std::pow(l, -4)) * (p.c1 + p.c2 * l * l) :
+                                                 2.0 * (l * l - 1.0 / l) * (p.c1 + p.c2 / l);
+            const double error   = std::abs(sigma11 - closed) / closed;
             EXPECT_LT(error, previous_error);
             previous_error = error;
             // J − 1 = O(μ/K): the volume change shrinks with the bulk modulus.
@@ -147,7 +148,7 @@ TEST(MooneyRivlin, StressAndTangentMatchFiniteDifferences)
         Tensor<2, 3> Fp = F, Fm = F;
         Fp[k][L] += h;
         Fm[k][L] -= h;
-        P_fd[k][L]           = (law.energy(Fp) - law.energy(Fm)) / (2 * h);
+        P_fd[k][L]            = (law.energy(Fp) - law.energy(Fm)) / (2 * h);
         const Tensor<2, 3> dP = (law.nominal_response(Fp).P - law.nominal_response(Fm).P) / (2 * h);
         for (unsigned int i = 0; i < 3; ++i)
           for (unsigned int J = 0; J < 3; ++J)

@@ -63,8 +63,8 @@ TEST(ClosedForms, IncompressibleTransverseActivationLeavesOnlyPressure)
         EXPECT_GT(s.axial, 1.0);
         const Tensor<2, 3> F = cylinder_F(s);
         EXPECT_NEAR(dealii::determinant(F), 1.0, 1e-14);
-        const Tensor<2, 3> tau = Tensor<2, 3>(MooneyRivlin(p).tau_iso(F)) + fibre_kirchhoff(F, T, 0.0);
-        const double scale = T * s.radial + 2.0 * (p.c1 + p.c2 * s.axial) * s.axial * s.axial;
+        const Tensor<2, 3> tau   = Tensor<2, 3>(MooneyRivlin(p).tau_iso(F)) + fibre_kirchhoff(F, T, 0.0);
+        const double       scale = T * s.radial + 2.0 * (p.c1 + p.c2 * s.axial) * s.axial * s.axial;
         EXPECT_LT(dealii::deviator(dealii::symmetrize(tau)).norm(), 1e-13 * scale) << "T = " << T;
         if (c2 == 0.0)
           std::cout << "  incompressible, c2 = 0: T/c1 = " << T / p.c1 << " -> lambda_z = " << s.axial << '\n';
@@ -80,8 +80,8 @@ TEST(ClosedForms, IncompressibleAxialActivationShortensBar)
       const auto s = incompressible_active_cylinder(p, 0.0, T);
       EXPECT_LT(s.axial, 1.0);
       EXPECT_GT(s.radial, 1.0);
-      const Tensor<2, 3> F   = cylinder_F(s);
-      const Tensor<2, 3> tau = Tensor<2, 3>(MooneyRivlin(p).tau_iso(F)) + fibre_kirchhoff(F, 0.0, T);
+      const Tensor<2, 3> F     = cylinder_F(s);
+      const Tensor<2, 3> tau   = Tensor<2, 3>(MooneyRivlin(p).tau_iso(F)) + fibre_kirchhoff(F, 0.0, T);
       const double       scale = T + 2.0 * (p.c1 + p.c2) * s.radial * s.radial * s.radial * s.radial;
       EXPECT_LT(dealii::deviator(dealii::symmetrize(tau)).norm(), 1e-13 * scale);
     }
@@ -108,13 +108,14 @@ TEST(ClosedForms, CompressibleCylinderIsStressFree)
       for (const double T : stress_levels)
         for (const bool axial : {false, true})
           {
-            const auto p  = tissue(c2, K_over_mu);
-            const double Tr = axial ? 0.0 : T, Tz = axial ? T : 0.0;
-            const auto s  = active_cylinder(p, Tr, Tz);
-            const Tensor<2, 3> F = cylinder_F(s);
-            const double       J = dealii::determinant(F);
+            const auto         p  = tissue(c2, K_over_mu);
+            const double       Tr = axial ? 0.0 : T, Tz = axial ? T : 0.0;
+            const auto         s     = active_cylinder(p, Tr, Tz);
+            const Tensor<2, 3> F     = cylinder_F(s);
+            const double       J     = dealii::determinant(F);
             const Tensor<2, 3> sigma = Tensor<2, 3>(MooneyRivlin(p).cauchy_stress(F)) + fibre_kirchhoff(F, Tr, Tz) / J;
-            EXPECT_LT(sigma.norm(), 1e-14 * p.K + 1e-12 * T) << "K/mu " << K_over_mu << " T " << T << " axial " << axial;
+            EXPECT_LT(sigma.norm(), 1e-14 * p.K + 1e-12 * T)
+              << "K/mu " << K_over_mu << " T " << T << " axial " << axial;
             EXPECT_LT(J, 1.0); // tension in the fibres lowers the mean pressure: J < 1
           }
 }
@@ -125,14 +126,14 @@ TEST(ClosedForms, CompressibleTendsToIncompressible)
 {
   for (const bool axial : {false, true})
     {
-      const double T = 10e3;
-      auto         p = tissue(0.4, 1.0);
-      const auto   limit = incompressible_active_cylinder(p, axial ? 0.0 : T, axial ? T : 0.0);
+      const double T        = 10e3;
+      auto         p        = tissue(0.4, 1.0);
+      const auto   limit    = incompressible_active_cylinder(p, axial ? 0.0 : T, axial ? T : 0.0);
       double       previous = 1e300;
       for (const double K_over_mu : {1e2, 1e3, 1e4, 1e5})
         {
-          p.K             = K_over_mu * p.shear_modulus();
-          const auto   s  = active_cylinder(p, axial ? 0.0 : T, axial ? T : 0.0);
+          p.K                     = K_over_mu * p.shear_modulus();
+          const auto   s          = active_cylinder(p, axial ? 0.0 : T, axial ? T : 0.0);
           const double difference = std::abs(s.axial - limit.axial);
           EXPECT_LT(difference, previous / 8.0);
           previous = difference;

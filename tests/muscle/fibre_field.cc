@@ -42,9 +42,8 @@ namespace
     return points;
   }
 
-  const Type all_types[] = {Type::longitudinal,    Type::radial,        Type::circumferential,
-                            Type::cross_section_x, Type::cross_section_y, Type::helical_right,
-                            Type::helical_left,    Type::constant};
+  const Type all_types[] = {Type::longitudinal,    Type::radial,        Type::circumferential, Type::cross_section_x,
+                            Type::cross_section_y, Type::helical_right, Type::helical_left,    Type::constant};
 } // namespace
 
 TEST(FibreField, UnitLengthEverywhere)
@@ -108,12 +107,11 @@ TEST(FibreField, LongitudinalDirectionFollowsTaper)
     return t / t[2];
   };
   Point<3>           X(0.6 * 5e-3 * std::cos(0.4), 0.6 * 5e-3 * std::sin(0.4), 0.0);
-  const unsigned int n = 200;
+  const unsigned int n  = 200;
   const double       dz = 0.1 / n;
   for (unsigned int i = 0; i < n; ++i)
     {
-      const auto k1 = dX_dz(X), k2 = dX_dz(X + 0.5 * dz * k1), k3 = dX_dz(X + 0.5 * dz * k2),
-                 k4 = dX_dz(X + dz * k3);
+      const auto k1 = dX_dz(X), k2 = dX_dz(X + 0.5 * dz * k1), k3 = dX_dz(X + 0.5 * dz * k2), k4 = dX_dz(X + dz * k3);
       X += dz / 6 * (k1 + 2 * k2 + 2 * k3 + k4);
     }
   EXPECT_NEAR(X[2], 0.1, 1e-15);
@@ -135,10 +133,10 @@ TEST(FibreField, AxisConvention)
   EXPECT_EQ(FibreField(cone(Type::radial)).direction(on_axis), (Tensor<1, 3>({1.0, 0.0, 0.0})));
   EXPECT_EQ(FibreField(cone(Type::circumferential)).direction(on_axis), (Tensor<1, 3>({0.0, 1.0, 0.0})));
   const double phi = 60.0 * M_PI / 180.0;
-  EXPECT_NEAR((FibreField(cone(Type::helical_left)).direction(on_axis) -
-               Tensor<1, 3>({0.0, -std::sin(phi), std::cos(phi)}))
-                .norm(),
-              0.0, 1e-15);
+  EXPECT_NEAR(
+    (FibreField(cone(Type::helical_left)).direction(on_axis) - Tensor<1, 3>({0.0, -std::sin(phi), std::cos(phi)}))
+      .norm(),
+    0.0, 1e-15);
 }
 
 TEST(FibreField, Parameters)

@@ -53,7 +53,7 @@ namespace
     s.F = Q * (identity() + (lambda - 1) * dealii::outer_product(N, N) + 0.15 * dealii::outer_product(a, b) -
                0.1 * dealii::outer_product(b, b) + 0.2 * dealii::outer_product(N, a));
     const Tensor<1, 3> m = Q * N, q = Q * a;
-    s.F_dot              = rate * dealii::outer_product(m, N) + 0.8 * dealii::outer_product(q, N) +
+    s.F_dot = rate * dealii::outer_product(m, N) + 0.8 * dealii::outer_product(q, N) +
               0.5 * dealii::outer_product(m, b) - 0.3 * dealii::outer_product(q, a);
     return s;
   }
@@ -87,7 +87,7 @@ TEST(FibreStress, TangentMatchesFiniteDifferences)
   for (const Case &c : cases)
     for (const double alpha : {0.0, 2000.0 /* γ/(βΔt), Δt = 1 ms */})
       {
-        const State s0 = state(c.lambda, c.rate);
+        const State s0   = state(c.lambda, c.rate);
         const auto  full = muscle_fibre_response(muscle, N, s0.F, s0.F_dot, alpha, c.fa, c.dfa_dlambda);
         ASSERT_NEAR(full.stretch, c.lambda, 1e-14);
         ASSERT_NEAR(full.stretch_rate, c.rate, 1e-13);
@@ -106,8 +106,7 @@ TEST(FibreStress, TangentMatchesFiniteDifferences)
               Tensor<2, 3> Fp = s0.F, Fm = s0.F;
               Fp[k][L] += d;
               Fm[k][L] -= d;
-              const Tensor<2, 3> dP =
-                (stress(muscle, c, s0, Fp, alpha) - stress(muscle, c, s0, Fm, alpha)) / (2 * d);
+              const Tensor<2, 3> dP = (stress(muscle, c, s0, Fp, alpha) - stress(muscle, c, s0, Fm, alpha)) / (2 * d);
               for (unsigned int i = 0; i < 3; ++i)
                 for (unsigned int J = 0; J < 3; ++J)
                   A_fd[i][J][k][L] = dP[i][J];
@@ -124,9 +123,9 @@ TEST(FibreStress, TangentMatchesFiniteDifferences)
 TEST(FibreStress, RateTermIsNotNegligible)
 {
   const VanLeeuwenKierMuscle muscle(VanLeeuwenKierMuscle::Parameters{});
-  const State                s0 = state(0.88, -8.0);
-  const auto with    = muscle_fibre_response(muscle, N, s0.F, s0.F_dot, 2000.0, 1.0, 0.0).stress.A;
-  const auto without = muscle_fibre_response(muscle, N, s0.F, s0.F_dot, 0.0, 1.0, 0.0).stress.A;
+  const State                s0      = state(0.88, -8.0);
+  const auto                 with    = muscle_fibre_response(muscle, N, s0.F, s0.F_dot, 2000.0, 1.0, 0.0).stress.A;
+  const auto                 without = muscle_fibre_response(muscle, N, s0.F, s0.F_dot, 0.0, 1.0, 0.0).stress.A;
   EXPECT_GT((with - without).norm() / with.norm(), 0.5);
 }
 
@@ -175,10 +174,10 @@ TEST(FibreStress, ZeroWithoutActivationInCompression)
 TEST(FibreStress, ObjectiveWithSymmetricCauchyStress)
 {
   const VanLeeuwenKierMuscle muscle(VanLeeuwenKierMuscle::Parameters{});
-  const State                s = state(1.12, -3.0);
-  const Tensor<2, 3>         Q = rotation(unit(-1, 0.4, 0.2), 2.1);
-  const auto P  = muscle_fibre_response(muscle, N, s.F, s.F_dot, 0.0, 0.8, 0.0).stress.P;
-  const auto PQ = muscle_fibre_response(muscle, N, Q * s.F, Q * s.F_dot, 0.0, 0.8, 0.0).stress.P;
+  const State                s  = state(1.12, -3.0);
+  const Tensor<2, 3>         Q  = rotation(unit(-1, 0.4, 0.2), 2.1);
+  const auto                 P  = muscle_fibre_response(muscle, N, s.F, s.F_dot, 0.0, 0.8, 0.0).stress.P;
+  const auto                 PQ = muscle_fibre_response(muscle, N, Q * s.F, Q * s.F_dot, 0.0, 0.8, 0.0).stress.P;
   EXPECT_LT((PQ - Q * P).norm(), 1e-12 * P.norm());
   const Tensor<2, 3> tau = P * dealii::transpose(s.F);
   EXPECT_LT((tau - dealii::transpose(tau)).norm(), 1e-12 * tau.norm());

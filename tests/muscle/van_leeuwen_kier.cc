@@ -57,9 +57,8 @@ namespace
   /// Kink strains of fl from the sarcomere lengths of physics.md §3.1 (and the zero of ascending 2).
   std::vector<double> paper_kinks(const Muscle::Parameters &p)
   {
-    const double lmyo = p.myosin_length, lbz = p.bare_zone_length, lz = p.z_disc_length,
-                 l0 = p.rest_sarcomere_length;
-    const double lact = l0 - lz - lbz / 2;
+    const double lmyo = p.myosin_length, lbz = p.bare_zone_length, lz = p.z_disc_length, l0 = p.rest_sarcomere_length;
+    const double lact      = l0 - lz - lbz / 2;
     std::vector<double> ls = {lmyo + lz, lact + lz, lact + lbz + lz, lmyo + lact + lz};
     // ascending 2 is linear in ls: its zero by one secant step from its value at lmyo + lz
     const double f1 = (lmyo - lbz - p.D_act * (lact - lmyo)) / (lmyo - lbz);
@@ -200,8 +199,8 @@ TEST(VanLeeuwenKierMuscle, DerivativesMatchFiniteDifferences)
 {
   for (const auto &p : {squid_base(), squid_tip(), unsmoothed(squid_base())})
     {
-      const Muscle m(p);
-      const double h = p.kink_smoothing, d = 1e-7;
+      const Muscle        m(p);
+      const double        h = p.kink_smoothing, d = 1e-7;
       std::vector<double> special;
       for (const double k : paper_kinks(p))
         for (const double s : {-h, 0.0, h})
@@ -220,7 +219,7 @@ TEST(VanLeeuwenKierMuscle, DerivativesMatchFiniteDifferences)
           }
       EXPECT_GT(n_checked, 2000u);
 
-      const double rate_min = m.unloaded_shortening_rate();
+      const double        rate_min  = m.unloaded_shortening_rate();
       std::vector<double> special_r = {-h, 0.0, h, 1 - h, 1.0, 1 + h};
       for (double r = -2.0; r < 1.3; r += 0.000377)
         if (distance_to(special_r, r) > 1e-5)
@@ -273,7 +272,7 @@ TEST(VanLeeuwenKierMuscle, NewtonConvergesOnSmoothedKinks)
   const double h = squid_base().kink_smoothing;
   // fv: solve fv(ε̇) = fv(target) with the target in the r = 0 bridge, on the lengthening side.
   // fl: solve fl(ε) = fl(target) with the target in the bridge at the start of the plateau.
-  const double rate_target = -0.3 * h * m.unloaded_shortening_rate();
+  const double rate_target   = -0.3 * h * m.unloaded_shortening_rate();
   const double strain_target = m.force_length_kinks()[2] - 0.4 * h;
   struct Case
   {
@@ -282,9 +281,9 @@ TEST(VanLeeuwenKierMuscle, NewtonConvergesOnSmoothedKinks)
   };
   // fv is convex for shortening and concave for lengthening, so Newton needs a start near r = 0
   // (r = 0.03 here) whatever the smoothing; fl is piecewise linear and any start on the limb does.
-  for (const Case &c : {Case{[&](double x) { return m.force_velocity(x); }, rate_target,
-                             0.03 * m.unloaded_shortening_rate()},
-                        Case{[&](double x) { return m.force_length(x); }, strain_target, -0.1}})
+  for (const Case &c :
+       {Case{[&](double x) { return m.force_velocity(x); }, rate_target, 0.03 * m.unloaded_shortening_rate()},
+        Case{[&](double x) { return m.force_length(x); }, strain_target, -0.1}})
     {
       const double goal = c.f(c.target).value;
       double       x = c.start, previous_error = 1e300;

@@ -81,7 +81,8 @@ subsection Newton
 end
 subsection Linear solver
   set Relative tolerance = 1e-12
-  )" + solver + R"(
+  )" + solver +
+           R"(
 end
 subsection Output
   set ParaView = false
@@ -106,7 +107,8 @@ class BlockPreconditioner : public ::testing::TestWithParam<std::tuple<unsigned 
 TEST_P(BlockPreconditioner, GivesTheCondensedNewtonUpdate)
 {
   const auto [degree, mode, refinements] = GetParam();
-  const auto block  = run(parameters(degree, mode, refinements, "set Solver type = GMRES\n  set Preconditioner = block"));
+  const auto block =
+    run(parameters(degree, mode, refinements, "set Solver type = GMRES\n  set Preconditioner = block"));
   const auto direct = run(parameters(degree, mode, refinements, "set Solver type = direct"));
   double     scale = 0, difference = 0;
   for (unsigned int k = 0; k < direct.size(); ++k)
@@ -115,8 +117,8 @@ TEST_P(BlockPreconditioner, GivesTheCondensedNewtonUpdate)
       difference = std::max(difference, (block[k] - direct[k]).norm());
     }
   if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
-    std::cout << "Q" << degree << " " << mode << ", " << refinements << " refinement(s): max probe displacement " << scale
-              << " m, block vs direct relative difference " << difference / scale << std::endl;
+    std::cout << "Q" << degree << " " << mode << ", " << refinements << " refinement(s): max probe displacement "
+              << scale << " m, block vs direct relative difference " << difference / scale << std::endl;
   EXPECT_GT(scale, 1e-4);
   EXPECT_LT(difference / scale, 1e-7);
 }

@@ -1,7 +1,7 @@
 #pragma once
 // Builds a Simulation from parameter text for the solver tests.
-#include <deal.II/base/parameter_handler.h>
 #include <deal.II/base/function.h>
+#include <deal.II/base/parameter_handler.h>
 #include <deal.II/dofs/dof_tools.h>
 #include <deal.II/fe/mapping_q1.h>
 #include <deal.II/numerics/vector_tools.h>
@@ -62,7 +62,7 @@ namespace hydrostat::test_support
   inline void interpolate_displacement(const Simulation &sim, Simulation::Vector &u,
                                        const std::function<dealii::Tensor<1, 3>(const dealii::Point<3> &)> &f)
   {
-    const auto &dof_handler = sim.get_dof_handler();
+    const auto                                                 &dof_handler = sim.get_dof_handler();
     std::map<dealii::types::global_dof_index, dealii::Point<3>> support;
     dealii::DoFTools::map_dofs_to_support_points(dealii::MappingQ1<3>(), dof_handler, support);
     std::vector<dealii::types::global_dof_index> dofs(dof_handler.get_fe().n_dofs_per_cell());
@@ -89,9 +89,8 @@ namespace hydrostat::test_support
   /// row; their rows and columns are not part of the Newton system and are skipped. With
   /// @p reference (the tangent of the same case without one contribution), also measures the
   /// size of that contribution.
-  inline FiniteDifferenceComparison compare_tangent_with_finite_differences(Simulation &sim, const Simulation::Vector &u,
-                                                                             const double                  dt,
-                                                                             const Simulation::Matrix *reference = nullptr)
+  inline FiniteDifferenceComparison compare_tangent_with_finite_differences(
+    Simulation &sim, const Simulation::Vector &u, const double dt, const Simulation::Matrix *reference = nullptr)
   {
     Simulation::Vector residual, r_plus, r_minus;
     for (auto *v : {&residual, &r_plus, &r_minus})
@@ -115,9 +114,9 @@ namespace hydrostat::test_support
           for (unsigned int i = 0; i < sim.n_dofs(); ++i)
             if (free[i])
               {
-                const double fd      = (r_plus[i] - r_minus[i]) / (2 * h);
-                result.max_error     = std::max(result.max_error, std::abs(K.el(i, j) - fd));
-                result.max_entry     = std::max(result.max_entry, std::abs(fd));
+                const double fd  = (r_plus[i] - r_minus[i]) / (2 * h);
+                result.max_error = std::max(result.max_error, std::abs(K.el(i, j) - fd));
+                result.max_entry = std::max(result.max_entry, std::abs(fd));
                 if (reference)
                   result.max_reference = std::max(result.max_reference, std::abs(K.el(i, j) - reference->el(i, j)));
               }

@@ -30,17 +30,17 @@ namespace
   Result run(const bool correction)
   {
     // The case file's step-44 set-up; 8³ cells as one refinement of 4³.
-    test_support::Case c(test_support::case_file("indentation/three_field_q1.prm",
-                                                 {{"Box subdivisions", "4, 4, 4"},
-                                                  {"Directory", "checkerboard_correction_output"}}) +
-                         R"(
+    test_support::Case c(
+      test_support::case_file("indentation/three_field_q1.prm",
+                              {{"Box subdivisions", "4, 4, 4"}, {"Directory", "checkerboard_correction_output"}}) +
+      R"(
 subsection Mesh
   set Global refinements = 1
 end
 subsection Linear solver
   set Preconditioner          = block
   set Checkerboard correction = )" +
-                         (correction ? "true" : "false") + "\nend\n");
+      (correction ? "true" : "false") + "\nend\n");
     c.simulation->setup();
     EXPECT_NEAR(c.simulation->advance(0.05), 0.05, 1e-15) << c.log.str();
     Result      result;
@@ -52,7 +52,7 @@ subsection Linear solver
     // The progress log is written by rank 0 only.
     result.mean_iterations = dealii::Utilities::MPI::broadcast(MPI_COMM_WORLD, result.mean_iterations);
     result.solves          = dealii::Utilities::MPI::broadcast(MPI_COMM_WORLD, result.solves);
-    result.uy = c.simulation->probe_displacements()[0][1];
+    result.uy              = c.simulation->probe_displacements()[0][1];
     return result;
   }
 } // namespace
@@ -62,8 +62,8 @@ TEST(CheckerboardCorrection, CutsGmresIterationsOnQ1P0)
   const Result with = run(true), without = run(false);
   if (dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) == 0)
     std::cout << "GMRES iterations per solve: " << with.mean_iterations << " with the correction (" << with.solves
-              << " solves), " << without.mean_iterations << " without (" << without.solves
-              << "); top-centre uy " << with.uy << " vs " << without.uy << " m" << std::endl;
+              << " solves), " << without.mean_iterations << " without (" << without.solves << "); top-centre uy "
+              << with.uy << " vs " << without.uy << " m" << std::endl;
   ASSERT_GT(with.solves, 0u);
   ASSERT_GT(without.solves, 0u);
   EXPECT_LT(std::abs(with.uy), 1e-3); // the first load step: 1/20 of the 0.70 mm

@@ -38,7 +38,8 @@ subsection Initial conditions
   set Velocity = 0; 0.3 * (x / 0.04)^2; 0.5 * (x / 0.04)^2
 end
 subsection Time integration
-  set Mass damping = )" + damping + R"(
+  set Mass damping = )" + damping +
+                         R"(
 end
 subsection Newton
   set Relative residual = 1e-12
@@ -66,15 +67,15 @@ TEST(Energy, ConservedByTrapezoidalNewmarkAndDecaysWithDamping)
 {
   // The block's first bending period is about 0.05 s: 0.5 s is ~10 periods, Δt = 1 ms ~50
   // steps per period.
-  const std::vector<double> E = energy_history("0", 1e-3, 0.5);
-  const double              E0 = E.front();
+  const std::vector<double> E     = energy_history("0", 1e-3, 0.5);
+  const double              E0    = E.front();
   double                    drift = 0;
   for (const double e : E)
     drift = std::max(drift, std::abs(e - E0) / E0);
   std::cout << "undamped: E(first step) = " << E0 << " J, max relative deviation over " << E.size()
             << " steps = " << drift << std::endl;
   // Halving Δt must shrink the deviation (it is a discretisation error, not a leak).
-  const std::vector<double> E_fine = energy_history("0", 5e-4, 0.5);
+  const std::vector<double> E_fine     = energy_history("0", 5e-4, 0.5);
   double                    drift_fine = 0;
   for (const double e : E_fine)
     drift_fine = std::max(drift_fine, std::abs(e - E_fine.front()) / E_fine.front());

@@ -57,7 +57,8 @@ subsection Materials
   end
 end
 subsection Finite element
-  set Formulation = )" + formulation + R"(
+  set Formulation = )" + formulation +
+                           R"(
 end
 subsection Boundary conditions
   subsection Constraint 1
@@ -111,7 +112,7 @@ end
         }
       const double volume = c.simulation->global_quantities().volume;
       EXPECT_NEAR(volume, lambda * s * s * L * L * L, 1e-9 * L * L * L) << formulation;
-      std::cout << formulation << ": lateral stretch " << 1 + u[0][1] / L << " (exact " << s << "), J = "
-                << volume / (L * L * L) << std::endl;
+      std::cout << formulation << ": lateral stretch " << 1 + u[0][1] / L << " (exact " << s
+                << "), J = " << volume / (L * L * L) << std::endl;
     }
 }

@@ -74,8 +74,8 @@ end
 
 TEST(Mpi, OneAndManyRanksAgree)
 {
-  const unsigned int n_ranks = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
-  const unsigned int rank    = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
+  const unsigned int n_ranks  = dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD);
+  const unsigned int rank     = dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD);
   const Result       parallel = run(MPI_COMM_WORLD);
   if (rank == 0)
     {
@@ -86,9 +86,9 @@ TEST(Mpi, OneAndManyRanksAgree)
           scale      = std::max(scale, serial.u[k].norm());
           difference = std::max(difference, (serial.u[k] - parallel.u[k]).norm());
         }
-      std::cout << "1 vs " << n_ranks << " ranks: max probe displacement " << scale
-                << " m, max difference relative " << difference / scale << ", strain energy "
-                << serial.strain_energy << " vs " << parallel.strain_energy << std::endl;
+      std::cout << "1 vs " << n_ranks << " ranks: max probe displacement " << scale << " m, max difference relative "
+                << difference / scale << ", strain energy " << serial.strain_energy << " vs " << parallel.strain_energy
+                << std::endl;
       // Both runs converge Newton and the linear solves to 1e-12; different partitions only
       // change round-off and the AMG, so 1e-8 leaves margin while a real partition bug (a
       // missing ghost, a double-counted face) shows at 1e-3 or more.

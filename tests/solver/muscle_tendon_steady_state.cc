@@ -36,7 +36,8 @@ subsection Materials
 end
 subsection Boundary conditions
   subsection Constraint 1
-    set Boundary id = )" + std::to_string(clamped_boundary) + R"(
+    set Boundary id = )" +
+           std::to_string(clamped_boundary) + R"(
     set Components = xyz
   end
 end
@@ -126,8 +127,8 @@ TEST_P(IsometricSteadyState, MatchesStandaloneHillUnit)
   const double               l_CE = mtu.equilibrium_l_CE(l, q_ss);
   const double               F    = mtu.force_SEE(mtu.l_SEE(l_CE, l));
   std::cout << "clamped boundary " << GetParam() << ": l_MTC = " << r.l_MTC << " m, q = " << r.q
-            << ", F_MTC = " << r.F_MTC << " N (standalone " << F << " N), relative error "
-            << std::abs(r.F_MTC - F) / F << ", l_CE error " << std::abs(r.l_CE - l_CE) << " m" << std::endl;
+            << ", F_MTC = " << r.F_MTC << " N (standalone " << F << " N), relative error " << std::abs(r.F_MTC - F) / F
+            << ", l_CE error " << std::abs(r.l_CE - l_CE) << " m" << std::endl;
   EXPECT_NEAR(r.q, q_ss, 1e-12);
   EXPECT_LT(std::abs(r.F_MTC - F) / F, 1e-6);
   EXPECT_LT(std::abs(r.l_CE - l_CE), 1e-9);
@@ -150,7 +151,8 @@ TEST(MuscleTendonElements, SameHistoryOnAnyNumberOfRanks)
     const auto  &dof_handler = parallel.simulation->get_dof_handler();
     const auto   cell = dealii::GridTools::find_active_cell_around_point(dealii::MappingQ1<3>(), dof_handler, X).first;
     unsigned int rank = cell.state() == dealii::IteratorState::valid && cell->is_locally_owned() ?
-                          dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) : 0;
+                          dealii::Utilities::MPI::this_mpi_process(MPI_COMM_WORLD) :
+                          0;
     return dealii::Utilities::MPI::max(rank, MPI_COMM_WORLD);
   };
   if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) > 1)
@@ -161,8 +163,8 @@ TEST(MuscleTendonElements, SameHistoryOnAnyNumberOfRanks)
       serial.simulation->advance(0.001);
       parallel.simulation->advance(0.001);
       ASSERT_EQ(serial.simulation->time(), parallel.simulation->time());
-      const auto a = serial.simulation->muscle_tendon_elements().records().at(0);
-      const auto b = parallel.simulation->muscle_tendon_elements().records().at(0);
+      const auto a   = serial.simulation->muscle_tendon_elements().records().at(0);
+      const auto b   = parallel.simulation->muscle_tendon_elements().records().at(0);
       max_difference = std::max(max_difference, std::abs(a.F_MTC - b.F_MTC));
       max_force      = std::max(max_force, std::abs(a.F_MTC));
     }

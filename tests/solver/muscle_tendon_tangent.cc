@@ -38,7 +38,8 @@ subsection Boundary conditions
   set Body acceleration = 0; 0; -9.81
 end
 subsection Time integration
-  set Mode = )" + mode + R"(
+  set Mode = )" +
+           mode + R"(
   set Mass damping = 3
 end
 subsection Initial conditions
@@ -48,7 +49,8 @@ subsection Linear solver
   set Solver type = direct
 end
 subsection Muscle-tendon units
-  set Number of units = )" + std::to_string(n_units) + R"(
+  set Number of units = )" +
+           std::to_string(n_units) + R"(
   subsection Unit 1
     set First point  = 0.004, 0.003, 0.004
     set Second point = 0.015, 0.007, 0.006
@@ -71,8 +73,8 @@ end
   {
     test_support::interpolate_displacement(sim, u, [](const dealii::Point<3> &X) {
       const double x = X[0] / 0.02, y = X[1] / 0.01, z = X[2] / 0.01;
-      return dealii::Tensor<1, 3>({0.002 * x * x - 0.001 * y * z, 0.0015 * x * y + 0.0005 * std::sin(3 * z),
-                                   -0.001 * x + 0.001 * y * y * x});
+      return dealii::Tensor<1, 3>(
+        {0.002 * x * x - 0.001 * y * z, 0.0015 * x * y + 0.0005 * std::sin(3 * z), -0.001 * x + 0.001 * y * y * x});
     });
   }
 } // namespace

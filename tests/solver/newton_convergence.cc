@@ -28,7 +28,8 @@ subsection Materials
   end
 end
 subsection Finite element
-  set Formulation = )" + formulation + R"(
+  set Formulation = )" + formulation +
+                           R"(
 end
 subsection Boundary conditions
   subsection Constraint 1
@@ -84,8 +85,8 @@ end
           std::cout << formulation << " r_k/r_max = " << significant[k] / r_max << " -> C = " << C << std::endl;
           EXPECT_LT(C, 1e4);
         }
-      const double order = std::log(significant[n - 1] / significant[n - 2]) /
-                           std::log(significant[n - 2] / significant[n - 3]);
+      const double order =
+        std::log(significant[n - 1] / significant[n - 2]) / std::log(significant[n - 2] / significant[n - 3]);
       std::cout << formulation << " observed order (last three residuals) " << order << std::endl;
       EXPECT_LE(r.size(), 10u);
     }

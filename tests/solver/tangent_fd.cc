@@ -61,8 +61,10 @@ subsection Materials
   end
 end
 subsection Finite element
-  set Formulation = )" + formulation + R"(
-  set Polynomial degree = )" + std::to_string(degree) + R"(
+  set Formulation = )" +
+           formulation + R"(
+  set Polynomial degree = )" +
+           std::to_string(degree) + R"(
 end
 subsection Boundary conditions
   subsection Constraint 1
@@ -81,7 +83,8 @@ subsection Boundary conditions
   set Body acceleration = 0; 0; -9.81
 end
 subsection Time integration
-  set Mode = )" + mode + R"(
+  set Mode = )" +
+           mode + R"(
   set Mass damping = 3
   set Stiffness damping = 0.01
 end
@@ -102,7 +105,7 @@ TEST_P(GlobalTangent, MatchesFiniteDifferencesOfResidual)
 {
   const auto [formulation, degree, mode, with_muscles] = GetParam();
   test_support::Case c(parameters(formulation, degree, mode, with_muscles));
-  Simulation   &sim = *c.simulation;
+  Simulation        &sim = *c.simulation;
   sim.setup();
 
   // A large, smooth, non-affine displacement (stretches of ~±25 %, shear, twist).
@@ -110,15 +113,14 @@ TEST_P(GlobalTangent, MatchesFiniteDifferencesOfResidual)
   sim.reinit_vector(u);
   test_support::interpolate_displacement(sim, u, [](const dealii::Point<3> &X) {
     const double x = X[0] / 0.02, y = X[1] / 0.01, z = X[2] / 0.01;
-    return dealii::Tensor<1, 3>({0.005 * x * x - 0.002 * y * z, 0.003 * x * y + 0.001 * std::sin(3 * z),
-                                 -0.002 * x + 0.0025 * y * y * x});
+    return dealii::Tensor<1, 3>(
+      {0.005 * x * x - 0.002 * y * z, 0.003 * x * y + 0.001 * std::sin(3 * z), -0.002 * x + 0.0025 * y * y * x});
   });
   const auto fd = test_support::compare_tangent_with_finite_differences(sim, u, 0.01);
   // Central differences with h = 1e-8 m on entries ~max_entry: truncation O(h²·R''') and
   // round-off O(ε|R|/h) are both below 1e-6 relative here.
   std::cout << formulation << " Q" << degree << " " << mode << (with_muscles ? " with muscles" : "")
-            << ": max |K - K_fd| / max |K| = "
-            << fd.max_error / fd.max_entry << std::endl;
+            << ": max |K - K_fd| / max |K| = " << fd.max_error / fd.max_entry << std::endl;
   EXPECT_LT(fd.max_error / fd.max_entry, 1e-6);
 }
 

@@ -67,7 +67,8 @@ namespace hydrostat
     /// Closed form q(t) for constant S from q(0) = q_start.
     double closed_form(const double q_start, const double S, const double t) const;
 
-    ActivationState step(const ActivationState &state, const double S, const double dt, const ActivationStep kind) const;
+    ActivationState step(const ActivationState &state, const double S, const double dt,
+                         const ActivationStep kind) const;
 
   private:
     Parameters param;
@@ -85,12 +86,12 @@ namespace hydrostat
   public:
     struct Parameters
     {
-      double m   = 11.3;      // 1/s, Ca²⁺ rate constant
-      double c   = 1.373e-4;  // mol/l
-      double eta = 5.27e4;    // l/mol
-      double k   = 2.9;       // shape of ρ(l_rel), must exceed every l_rel
-      double q0  = 0.005;     // basic activity
-      double nu  = 3.0;       // exponent
+      double m   = 11.3;     // 1/s, Ca²⁺ rate constant
+      double c   = 1.373e-4; // mol/l
+      double eta = 5.27e4;   // l/mol
+      double k   = 2.9;      // shape of ρ(l_rel), must exceed every l_rel
+      double q0  = 0.005;    // basic activity
+      double nu  = 3.0;      // exponent
     };
 
     explicit HatzeActivation(const Parameters &parameters);
@@ -164,9 +165,9 @@ namespace hydrostat
 
     struct Parameters
     {
-      Model                        model = Model::zajac;
-      ZajacActivation::Parameters  zajac;
-      HatzeActivation::Parameters  hatze;
+      Model                       model = Model::zajac;
+      ZajacActivation::Parameters zajac;
+      HatzeActivation::Parameters hatze;
     };
 
     explicit ActivationDynamics(const Parameters &parameters);
@@ -174,7 +175,7 @@ namespace hydrostat
     static void       declare_parameters(dealii::ParameterHandler &prm);
     static Parameters parse_parameters(dealii::ParameterHandler &prm);
 
-    Model model() const { return parameters.model; }
+    Model                  model() const { return parameters.model; }
     const ZajacActivation &zajac() const { return zajac_model; }
     const HatzeActivation &hatze() const { return hatze_model; }
 

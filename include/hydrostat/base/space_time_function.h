@@ -27,12 +27,12 @@ namespace hydrostat
 
     dealii::Tensor<1, 3> vector_value(const Point<3> &X, const double t) const;
 
-    unsigned int n_components() const { return n_comp; }
+    unsigned int       n_components() const { return n_comp; }
     const std::string &expression() const { return text; }
 
   private:
-    std::string                                      text;
-    unsigned int                                     n_comp;
-    std::unique_ptr<dealii::FunctionParser<3>>       parser;
+    std::string                                text;
+    unsigned int                               n_comp;
+    std::unique_ptr<dealii::FunctionParser<3>> parser;
   };
 } // namespace hydrostat

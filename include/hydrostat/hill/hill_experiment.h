@@ -66,28 +66,28 @@ namespace hydrostat
       adaptive
     };
 
-    Kind         kind          = Kind::isometric;
-    double       l_MTC0        = 0.0615; // m
-    double       mass          = 0.0;    // kg
-    double       gravity       = 9.81;   // m/s²
-    double       t_end         = 1.5;    // s
-    double       t_release     = 1.0;    // s
-    LoadCurve    stimulation;            // STIM(t), as given (before resampling)
-    unsigned int lcint         = 100;    // resampling points, 0 = use the curve as given
+    Kind         kind      = Kind::isometric;
+    double       l_MTC0    = 0.0615; // m
+    double       mass      = 0.0;    // kg
+    double       gravity   = 9.81;   // m/s²
+    double       t_end     = 1.5;    // s
+    double       t_release = 1.0;    // s
+    LoadCurve    stimulation;        // STIM(t), as given (before resampling)
+    unsigned int lcint = 100;        // resampling points, 0 = use the curve as given
 
-    Integrator   integrator    = Integrator::lsdyna;
-    double       time_step     = 0.0;    // s; 0 = LS-DYNA's rule
-    double       tssfac        = 0.9;
-    double       density       = 1.0e-6; // kg/m³ of the truss (only enters the time-step rule)
-    double       rtol          = 1.0e-10;
-    double       atol          = 1.0e-13;
-    double       output_step   = 1.0e-3; // s, adaptive output spacing
+    Integrator integrator  = Integrator::lsdyna;
+    double     time_step   = 0.0; // s; 0 = LS-DYNA's rule
+    double     tssfac      = 0.9;
+    double     density     = 1.0e-6; // kg/m³ of the truss (only enters the time-step rule)
+    double     rtol        = 1.0e-10;
+    double     atol        = 1.0e-13;
+    double     output_step = 1.0e-3; // s, adaptive output spacing
   };
 
   /// One output row [SI units; dl_MTC and v negative when shortening].
   struct ExperimentSample
   {
-    double t, STIM, q, gamma, l_MTC, dl_MTC, l_CE, v;
+    double                       t, STIM, q, gamma, l_MTC, dl_MTC, l_CE, v;
     HillMuscleTendonUnit::Forces forces;
   };
 

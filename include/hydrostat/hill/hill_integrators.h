@@ -44,9 +44,9 @@ namespace hydrostat
     {
       HillState state;
       double    v, q;
-      double    F_MTC;      // N
-      double    dF_dl;      // dF_MTC/dl_MTC,{n+1} [N/m]
-      double    dF_ddl;     // dF_MTC/d(dl_MTC,{n+1}) [N s/m]
+      double    F_MTC;  // N
+      double    dF_dl;  // dF_MTC/dl_MTC,{n+1} [N/m]
+      double    dF_ddl; // dF_MTC/d(dl_MTC,{n+1}) [N s/m]
     };
 
     HillIntegrator(const HillMuscleTendonUnit &mtu, const ActivationDynamics &activation);

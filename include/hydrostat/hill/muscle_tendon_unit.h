@@ -25,11 +25,11 @@ namespace hydrostat
     /// Defaults: Kleinbach's piglet set (Table 2).
     struct Parameters
     {
-      double F_max      = 30.0;       // N
-      double l_CE_opt   = 0.015;      // m
-      double dW_des     = 0.14;       // width of the descending F_isom limb
+      double F_max      = 30.0;  // N
+      double l_CE_opt   = 0.015; // m
+      double dW_des     = 0.14;  // width of the descending F_isom limb
       double nu_CE_des  = 3.0;
-      double dW_asc     = 0.57;       // width of the ascending limb
+      double dW_asc     = 0.57; // width of the ascending limb
       double nu_CE_asc  = 4.0;
       double A_rel0     = 0.1;
       double B_rel0     = 1.0;        // 1/s
@@ -37,14 +37,14 @@ namespace hydrostat
       double F_ecc      = 1.8;        // eccentric force asymptote / isometric force
       double L_PEE0     = 0.89999998; // PEE rest length / l_CE_opt (as stored on the card)
       double nu_PEE     = 2.5;
-      double F_PEE      = 1.0;        // PEE force at l_CE = l_CE_opt (1 + dW_des), in F_max
-      double l_SEE0     = 0.045;      // m
-      double dU_SEE_nll = 0.1825;     // relative SEE strain at the toe/linear transition
-      double dU_SEE_l   = 0.073;      // relative SEE stiffness of the linear part
-      double dF_SEE0    = 60.0;       // N, SEE force at the transition
-      double D_SE       = 0.3;        // damping method 3 (the only one implemented)
+      double F_PEE      = 1.0;    // PEE force at l_CE = l_CE_opt (1 + dW_des), in F_max
+      double l_SEE0     = 0.045;  // m
+      double dU_SEE_nll = 0.1825; // relative SEE strain at the toe/linear transition
+      double dU_SEE_l   = 0.073;  // relative SEE stiffness of the linear part
+      double dF_SEE0    = 60.0;   // N, SEE force at the transition
+      double D_SE       = 0.3;    // damping method 3 (the only one implemented)
       double R_SE       = 0.01;
-      double l_offset   = 0.0;        // m, added to the element length (card 3, cm(8))
+      double l_offset   = 0.0; // m, added to the element length (card 3, cm(8))
     };
 
     /// CE, PEE, SEE, SDE forces and F_MTC = F_SEE + F_SDE [N] at a state and contraction velocity.

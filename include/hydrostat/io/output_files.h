@@ -27,9 +27,9 @@ namespace hydrostat
     void write(const dealii::DataOut<3> &data_out, const double time, const unsigned int step);
 
   private:
-    std::string                               directory;
-    std::string                               base_name;
-    MPI_Comm                                  comm;
+    std::string                                 directory;
+    std::string                                 base_name;
+    MPI_Comm                                    comm;
     std::vector<std::pair<double, std::string>> records;
   };
 

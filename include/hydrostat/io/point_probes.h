@@ -28,9 +28,9 @@ namespace hydrostat
   private:
     struct Location
     {
-      unsigned int                                   index;
-      dealii::DoFHandler<3>::active_cell_iterator    cell;
-      dealii::Point<3>                               reference_point;
+      unsigned int                                index;
+      dealii::DoFHandler<3>::active_cell_iterator cell;
+      dealii::Point<3>                            reference_point;
     };
     const dealii::DoFHandler<3>  &dof_handler;
     std::vector<dealii::Point<3>> probe_points;

@@ -47,8 +47,7 @@ namespace hydrostat
     SymmetricTensor<2, 3> tau_iso(const Tensor<2, 3> &F) const;
 
     /// Isochoric Kirchhoff stress and spatial tangent Jc_iso.
-    std::pair<SymmetricTensor<2, 3>, SymmetricTensor<4, 3>>
-    isochoric_response(const Tensor<2, 3> &F) const;
+    std::pair<SymmetricTensor<2, 3>, SymmetricTensor<4, 3>> isochoric_response(const Tensor<2, 3> &F) const;
 
     /// Volumetric energy U(J) = K/2 (J − 1)² and its derivatives.
     double U(const double J) const { return 0.5 * param.K * (J - 1.0) * (J - 1.0); }
@@ -70,6 +69,6 @@ namespace hydrostat
    * J = det F: τ_vol = J p I, Jc_vol = J (p + J dp/dJ) I⊗I − 2 J p 𝕀 (Holzapfel eq. 6.166).
    * With dp/dJ = 0 this is the term of the three-field element, where p is the independent p̃.
    */
-  std::pair<SymmetricTensor<2, 3>, SymmetricTensor<4, 3>>
-  volumetric_response(const double J, const double p, const double dp_dJ);
+  std::pair<SymmetricTensor<2, 3>, SymmetricTensor<4, 3>> volumetric_response(const double J, const double p,
+                                                                              const double dp_dJ);
 } // namespace hydrostat

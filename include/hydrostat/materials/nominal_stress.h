@@ -35,7 +35,6 @@ namespace hydrostat
    * A_iJkL = F^{-1}_Jj F^{-1}_Ll (Jc_ijkl + δ_ik τ_jl), the second term being the geometric
    * stiffness.
    */
-  NominalStressTangent nominal_from_kirchhoff(const Tensor<2, 3>          &F,
-                                              const SymmetricTensor<2, 3> &tau,
+  NominalStressTangent nominal_from_kirchhoff(const Tensor<2, 3> &F, const SymmetricTensor<2, 3> &tau,
                                               const SymmetricTensor<4, 3> &Jc);
 } // namespace hydrostat

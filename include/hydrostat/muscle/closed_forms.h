@@ -37,7 +37,6 @@ namespace hydrostat
    * This is what a homogeneous FE solution must match to solver tolerance. Throws when the
    * fibre stress is too large for K for a root to exist (T of order K; K ≥ 10³ μ is fine).
    */
-  CylinderStretches active_cylinder(const MooneyRivlin::Parameters &tissue,
-                                    const double                    transverse_fibre_stress,
-                                    const double                    axial_fibre_stress);
+  CylinderStretches active_cylinder(const MooneyRivlin::Parameters &tissue, const double transverse_fibre_stress,
+                                    const double axial_fibre_stress);
 } // namespace hydrostat

@@ -46,10 +46,10 @@ namespace hydrostat
     struct Parameters
     {
       Type         type        = Type::longitudinal;
-      double       arm_length  = 0.1;   // L [m]
-      double       base_radius = 5e-3;  // R0 [m]
-      double       tip_radius  = 5e-3;  // R1 [m]
-      double       pitch_angle = 45.0;  // φ [degrees] from the arm axis
+      double       arm_length  = 0.1;  // L [m]
+      double       base_radius = 5e-3; // R0 [m]
+      double       tip_radius  = 5e-3; // R1 [m]
+      double       pitch_angle = 45.0; // φ [degrees] from the arm axis
       Tensor<1, 3> direction{{0.0, 0.0, 1.0}};
     };
 

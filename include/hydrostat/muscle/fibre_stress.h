@@ -32,9 +32,8 @@ namespace hydrostat
    * where ∂Ḟ/∂F = α 𝕀 (α = γ/(βΔt) with Newmark, 0 without rate effects). Derivation in
    * doc/muscle.md. Law-agnostic: any fibre law that returns a FibreStress can use it.
    */
-  NominalStressTangent fibre_nominal_response(const FibreKinematics &fibre,
-                                              const FibreStress     &stress,
-                                              const double           alpha);
+  NominalStressTangent fibre_nominal_response(const FibreKinematics &fibre, const FibreStress &stress,
+                                              const double alpha);
 
   /// Everything a quadrature point of a Van Leeuwen–Kier fibre family yields: P, A and output.
   struct MuscleFibreResponse
@@ -52,11 +51,7 @@ namespace hydrostat
    * reference direction N, the activation fa and dfa/dλ (0 unless the activation depends on the
    * fibre stretch, as Hatze's does). Several families at a point add their `stress`.
    */
-  MuscleFibreResponse muscle_fibre_response(const VanLeeuwenKierMuscle &muscle,
-                                            const Tensor<1, 3>         &N,
-                                            const Tensor<2, 3>         &F,
-                                            const Tensor<2, 3>         &F_dot,
-                                            const double                alpha,
-                                            const double                activation,
-                                            const double                dactivation_dstretch);
+  MuscleFibreResponse muscle_fibre_response(const VanLeeuwenKierMuscle &muscle, const Tensor<1, 3> &N,
+                                            const Tensor<2, 3> &F, const Tensor<2, 3> &F_dot, const double alpha,
+                                            const double activation, const double dactivation_dstretch);
 } // namespace hydrostat

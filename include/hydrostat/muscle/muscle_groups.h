@@ -46,11 +46,11 @@ namespace hydrostat
     /// state of the last accepted step.
     struct GroupAtPoint
     {
-      unsigned int                             group;
-      VanLeeuwenKierMuscle                     law;
-      std::array<Tensor<1, 3>, max_families>   N;
-      double                                   onset = 0;
-      ActivationState                          state;
+      unsigned int                           group;
+      VanLeeuwenKierMuscle                   law;
+      std::array<Tensor<1, 3>, max_families> N;
+      double                                 onset = 0;
+      ActivationState                        state;
     };
     using PointData = std::vector<GroupAtPoint>;
 

@@ -63,10 +63,10 @@ namespace hydrostat
       /// ε̇min < 0 [1/s]; unset: −17 s⁻¹ · 2.37 µm / l0.
       std::optional<double> unloaded_shortening_rate;
 
-      double passive_c1 = 887.4e3; // c1p [Pa]
-      double passive_c2 = 2.2605;  // c2p [-]
-      double passive_c3 = 1450e3;  // c3p [Pa]
-      double passive_c4 = -625e3;  // c4p [Pa]
+      double passive_c1                = 887.4e3; // c1p [Pa]
+      double passive_c2                = 2.2605;  // c2p [-]
+      double passive_c3                = 1450e3;  // c3p [Pa]
+      double passive_c4                = -625e3;  // c4p [Pa]
       double passive_transition_strain = 0.773;
 
       /// Half-width h of the kink bridges, in strain ε for fl and in r = ε̇/ε̇min for fv.
@@ -96,9 +96,7 @@ namespace hydrostat
       double      force_length   = 0.0;
       double      force_velocity = 0.0;
     };
-    Response evaluate(const double strain,
-                      const double strain_rate,
-                      const double activation,
+    Response evaluate(const double strain, const double strain_rate, const double activation,
                       const double dactivation_dstretch) const;
 
     double max_isometric_stress() const { return max_stress; }
@@ -111,10 +109,10 @@ namespace hydrostat
     ValueSlope raw_force_velocity(const double r) const;
 
     Parameters param;
-    double     max_stress;       // σmax [Pa]
-    double     min_strain_rate;  // ε̇min [1/s]
-    double     fl_kink[5];       // strains of the kinks of fl
-    double     fl_at_kink[5];    // fl there
-    double     fl_slope[4];      // dfl/dε between kink k and k + 1
+    double     max_stress;      // σmax [Pa]
+    double     min_strain_rate; // ε̇min [1/s]
+    double     fl_kink[5];      // strains of the kinks of fl
+    double     fl_at_kink[5];   // fl there
+    double     fl_slope[4];     // dfl/dε between kink k and k + 1
   };
 } // namespace hydrostat

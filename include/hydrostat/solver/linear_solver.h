@@ -67,16 +67,16 @@ namespace hydrostat
                             const dealii::TrilinosWrappers::PreconditionAMG &amg,
                             const CheckerboardCorrection *checkerboard, dealii::TimerOutput *timer) const;
 
-    std::string  solver_type        = "GMRES";
-    std::string  preconditioner     = "auto";
-    std::string  direct_package     = "Amesos_Klu";
-    double       relative_tolerance = 1e-8;
-    unsigned int max_iterations     = 1000;
-    std::string  smoother_type      = "Chebyshev";
-    unsigned int smoother_sweeps    = 2;
-    double       aggregation_threshold = 1e-4;
-    bool         w_cycle            = false;
+    std::string  solver_type                 = "GMRES";
+    std::string  preconditioner              = "auto";
+    std::string  direct_package              = "Amesos_Klu";
+    double       relative_tolerance          = 1e-8;
+    unsigned int max_iterations              = 1000;
+    std::string  smoother_type               = "Chebyshev";
+    unsigned int smoother_sweeps             = 2;
+    double       aggregation_threshold       = 1e-4;
+    bool         w_cycle                     = false;
     bool         use_checkerboard_correction = true;
-    unsigned int checkerboard_cycles     = 3;
+    unsigned int checkerboard_cycles         = 3;
   };
 } // namespace hydrostat

@@ -20,10 +20,10 @@ namespace hydrostat
   public:
     struct Coefficients
     {
-      double a_u;     ///< ∂a₊/∂u₊: a₊ = a_u (u₊ − u) − a_v v − a_a a
+      double a_u; ///< ∂a₊/∂u₊: a₊ = a_u (u₊ − u) − a_v v − a_a a
       double a_v;
       double a_a;
-      double v_u;     ///< ∂v₊/∂u₊: v₊ = v_u (u₊ − u) + v_v v + v_a a
+      double v_u; ///< ∂v₊/∂u₊: v₊ = v_u (u₊ − u) + v_v v + v_a a
       double v_v;
       double v_a;
     };

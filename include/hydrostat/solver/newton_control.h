@@ -17,14 +17,14 @@ namespace hydrostat
    */
   struct NewtonControl
   {
-    unsigned int max_iterations     = 15;
-    double       residual_relative  = 1e-8;
-    double       residual_absolute  = 1e-12;
-    double       update_relative    = 1e-8;
-    double       update_absolute    = 1e-14;
-    bool         line_search        = true;
-    unsigned int line_search_steps  = 5;
-    bool         verbose            = false;
+    unsigned int max_iterations    = 15;
+    double       residual_relative = 1e-8;
+    double       residual_absolute = 1e-12;
+    double       update_relative   = 1e-8;
+    double       update_absolute   = 1e-14;
+    bool         line_search       = true;
+    unsigned int line_search_steps = 5;
+    bool         verbose           = false;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);
@@ -39,10 +39,10 @@ namespace hydrostat
    */
   struct TimeStepControl
   {
-    double end_time       = 1.0;
-    double time_step      = 0.01;
-    double minimum_step   = 1e-6;
-    double cut_back       = 0.5;
+    double       end_time          = 1.0;
+    double       time_step         = 0.01;
+    double       minimum_step      = 1e-6;
+    double       cut_back          = 0.5;
     unsigned int growth_iterations = 0; // 0: always grow
 
     /// The next step after a converged step of size @p taken that needed @p newton_iterations.

@@ -52,17 +52,17 @@ namespace hydrostat
     /// Adds one locally owned cell: @p K_up (n_u × n_p), its C and M (n_p × n_p), μ̂ and the
     /// mean diagonal entry @p a_scale of its K_uu (for scaling). Columns of constrained
     /// displacement DoFs go through @p constraints, their inhomogeneities into r_q.
-    void add_cell(const dealii::DoFHandler<3>::active_cell_iterator &cell,
+    void add_cell(const dealii::DoFHandler<3>::active_cell_iterator  &cell,
                   const std::vector<dealii::types::global_dof_index> &u_dofs, const dealii::FullMatrix<double> &K_up,
                   const dealii::FullMatrix<double> &C, const dealii::FullMatrix<double> &M, double mu_hat,
                   double a_scale, const dealii::AffineConstraints<double> &constraints);
 
     void compress();
 
-    const Matrix &B() const { return b_matrix; }
-    const Matrix &C() const { return c_matrix; }
-    const Matrix &S_hat_inverse() const { return s_hat_inverse; }
-    const Vector &pressure_rhs() const { return r_q; }
+    const Matrix           &B() const { return b_matrix; }
+    const Matrix           &C() const { return c_matrix; }
+    const Matrix           &S_hat_inverse() const { return s_hat_inverse; }
+    const Vector           &pressure_rhs() const { return r_q; }
     const dealii::IndexSet &owned_pressure_dofs() const { return owned_p; }
     /// Z (pressure DoFs × 4 per family), or nullptr if the mesh has no family of 8 active
     /// sibling cells on any rank or k > 1.
@@ -72,22 +72,22 @@ namespace hydrostat
 
   private:
     /// The same cell as seen by the pressure numbering.
-    dealii::DoFHandler<3>::active_cell_iterator
-    pressure_cell(const dealii::DoFHandler<3>::active_cell_iterator &cell) const;
+    dealii::DoFHandler<3>::active_cell_iterator pressure_cell(
+      const dealii::DoFHandler<3>::active_cell_iterator &cell) const;
 
     /// Finds the families of 8 sibling cells and sizes Z (P0 pressures only).
     void setup_checkerboard_basis(MPI_Comm comm);
 
     std::unique_ptr<dealii::FE_DGP<3>> fe;
-    dealii::DoFHandler<3>               dof_handler;
-    dealii::IndexSet                    owned_p;
-    dealii::AffineConstraints<double>   no_constraints;
-    Matrix                              b_matrix, c_matrix, s_hat_inverse;
-    Vector                              r_q;
+    dealii::DoFHandler<3>              dof_handler;
+    dealii::IndexSet                   owned_p;
+    dealii::AffineConstraints<double>  no_constraints;
+    Matrix                             b_matrix, c_matrix, s_hat_inverse;
+    Vector                             r_q;
 
     /// Pressure DoF of a cell in a family → (first of the family's 4 columns of Z, child number).
     std::map<dealii::types::global_dof_index, std::pair<dealii::types::global_dof_index, unsigned int>> family_of;
-    dealii::types::global_dof_index n_families = 0;
-    Matrix                          z_matrix;
+    dealii::types::global_dof_index                                                                     n_families = 0;
+    Matrix                                                                                              z_matrix;
   };
 } // namespace hydrostat

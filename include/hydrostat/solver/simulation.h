@@ -74,9 +74,9 @@ namespace hydrostat
     };
     GlobalQuantities global_quantities() const { return quantities; }
 
-    double       time() const { return current_time; }
-    unsigned int n_dofs() const { return dof_handler.n_dofs(); }
-    const std::vector<double> &last_newton_residuals() const { return newton_residuals; }
+    double                            time() const { return current_time; }
+    unsigned int                      n_dofs() const { return dof_handler.n_dofs(); }
+    const std::vector<double>        &last_newton_residuals() const { return newton_residuals; }
     std::vector<dealii::Tensor<1, 3>> probe_displacements() const;
     std::vector<dealii::Tensor<1, 3>> probe_velocities() const;
 
@@ -94,7 +94,7 @@ namespace hydrostat
     bool evaluate(const Vector &u, const double dt, Vector &residual, Matrix *tangent);
 
     /// An empty vector and matrix of this problem's layout (for tests).
-    void reinit_vector(Vector &v) const { v.reinit(owned_dofs, comm); }
+    void    reinit_vector(Vector &v) const { v.reinit(owned_dofs, comm); }
     Matrix &system_matrix() { return tangent; }
 
   private:
@@ -123,16 +123,16 @@ namespace hydrostat
     dealii::ConditionalOStream  pcout;
     mutable dealii::TimerOutput timer;
 
-    MeshSource         mesh_source;
-    TissueMaterials    materials;
-    BoundaryConditions boundary_conditions;
-    Formulation        formulation;
-    NewmarkIntegrator  newmark;
-    NewtonControl      newton;
-    TimeStepControl    stepping;
-    LinearSolver       linear_solver;
-    MuscleGroups       muscles;
-    MuscleTendonElements muscle_tendon_units;
+    MeshSource                         mesh_source;
+    TissueMaterials                    materials;
+    BoundaryConditions                 boundary_conditions;
+    Formulation                        formulation;
+    NewmarkIntegrator                  newmark;
+    NewtonControl                      newton;
+    TimeStepControl                    stepping;
+    LinearSolver                       linear_solver;
+    MuscleGroups                       muscles;
+    MuscleTendonElements               muscle_tendon_units;
     std::unique_ptr<SpaceTimeFunction> initial_velocity;
 
     struct OutputSettings
@@ -153,13 +153,13 @@ namespace hydrostat
     std::vector<dealii::Tensor<4, 3>>               small_strain_tangent; // A0 per material id
     dealii::CellDataStorage<dealii::Triangulation<3>::cell_iterator, MusclePoint> muscle_points;
 
-    Matrix tangent;
-    PressureBlocks pressure_blocks; // three-field tangent uncondensed, Preconditioner = block
-    Vector u_n, v_n, a_n;             // accepted state at current_time (owned)
-    Vector u_n_ghost, v_n_ghost, a_n_ghost;
-    Vector f_ext_n;                   // external load vector of the accepted state
-    double current_time = 0;
-    double residual_reference = 0;
+    Matrix              tangent;
+    PressureBlocks      pressure_blocks; // three-field tangent uncondensed, Preconditioner = block
+    Vector              u_n, v_n, a_n;   // accepted state at current_time (owned)
+    Vector              u_n_ghost, v_n_ghost, a_n_ghost;
+    Vector              f_ext_n; // external load vector of the accepted state
+    double              current_time       = 0;
+    double              residual_reference = 0;
     std::vector<double> newton_residuals;
     GlobalQuantities    quantities;
     unsigned int        last_linear_iterations = 0;
