@@ -2,7 +2,7 @@
 """Model vs published piglet curves (Kleinbach et al. 2017) for the hydrostat-hill CSV output.
 
 Usage: python3 postprocess/plot_hill.py <csv dir> <out dir> [<published data dir>]
-The published data dir defaults to <repo>/../shared/data/hill/piglet_kleinbach2017.
+The published data dir defaults to <repo>/data/hill/piglet_kleinbach2017.
 Writes PNGs and prints the errors measured against the published curves:
 isometric max |F_model - F_published| over each published curve, activity errors,
 concentric peak shortening velocity and its time after lift-off, quick-release force at release
@@ -137,8 +137,7 @@ def main():
         sys.exit(__doc__)
     csv_dir, out_dir = sys.argv[1], sys.argv[2]
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    data_dir = sys.argv[3] if len(sys.argv) == 4 else os.path.join(repo, "..", "shared", "data", "hill",
-                                                                     "piglet_kleinbach2017")
+    data_dir = sys.argv[3] if len(sys.argv) == 4 else os.path.join(repo, "data", "hill", "piglet_kleinbach2017")
     if not os.path.isdir(data_dir):
         sys.exit(f"published data not found in {data_dir}")
     os.makedirs(out_dir, exist_ok=True)

@@ -6,7 +6,7 @@ Usage: python3 postprocess/squid_metrics.py OUTPUT_DIR [--stalk-length 0.05314] 
 Reads OUTPUT_DIR/squid.csv written by parameters/squid_extension*.prm, whose probe points are
 p0 = club tip (0, 0, 0.093), p1 = stalk end (0, 0, 0.05314), p2 = mid-stalk. Times are measured
 from the onset of motion (tip speed first above 1 % of its maximum). Prints each quantity next to
-the measured envelope (../shared/data/squid/kier1997_envelope.md) and, with --plot, writes
+the measured envelope (data/squid/kier1997_envelope.md) and, with --plot, writes
 squid_length.png, squid_speed.png and squid_acceleration.png with the envelope drawn on them.
 """
 import argparse

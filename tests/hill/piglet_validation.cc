@@ -1,5 +1,5 @@
 // Piglet experiments of Kleinbach et al. 2017 with the LS-DYNA explicit cycle and the authors' dt
-// (hill_model.md §2.10, §4), against the published curves in shared/data (read-only).
+// (theory.md §8.6–8.7), against the published curves in data/hill.
 #include <hydrostat/hill/hill_experiment.h>
 
 #include <gtest/gtest.h>
@@ -15,8 +15,8 @@ using namespace hydrostat;
 
 namespace
 {
-  // CI clones the repository with shared/ beside it: <clone>/../shared.
-  const std::string data_dir = HYDROSTAT_SOURCE_DIR "/../shared/data/hill/piglet_kleinbach2017/";
+  // The published curves ship with the repository (data/hill/piglet_kleinbach2017, BSD licence).
+  const std::string data_dir = HYDROSTAT_SOURCE_DIR "/data/hill/piglet_kleinbach2017/";
 
   /// Two-column published file (header line, then "x y" rows).
   std::vector<std::pair<double, double>> read_published(const std::string &name)
@@ -24,7 +24,7 @@ namespace
     std::ifstream in(data_dir + name);
     if (!in)
       throw std::runtime_error("published data file '" + data_dir + name +
-                               "' not found: shared/data must sit beside the repository (<repo>/../shared).");
+                               "' not found: the repository's data/ folder is incomplete.");
     std::string header;
     std::getline(in, header);
     std::vector<std::pair<double, double>> rows;
@@ -62,7 +62,7 @@ namespace
 TEST(PigletValidation, PublishedDataPresent)
 {
   ASSERT_TRUE(std::filesystem::is_directory(data_dir))
-    << "published piglet data not found in " << data_dir << " (shared/ must sit beside the repository)";
+    << "published piglet data not found in " << data_dir << " (part of the repository: data/)";
 }
 
 // Isometric, all 8 lengths, Zajac and Hatze: F_MTC(t) against the published curves at their
