@@ -142,7 +142,7 @@ namespace hydrostat
   void PrescribedActivation::declare_parameters(dealii::ParameterHandler &prm)
   {
     const Parameters d;
-    prm.declare_entry("Onset", std::to_string(d.ti), Double(), "Onset ti [s] of the pattern (physics.md eq. 13).");
+    prm.declare_entry("Onset", std::to_string(d.ti), Double(), "Onset ti [s] of the pattern (theory.md eq. 27).");
     prm.declare_entry("Rise time", std::to_string(d.ta), Double(0.0), "Rise time ta [s].");
     prm.declare_entry("Duration", std::to_string(d.td), Double(0.0), "Duration td [s] from the onset.");
     prm.declare_entry("Exponent", std::to_string(d.n), Double(0.0), "Exponent n of the sine ramp (paper: 3.5).");
@@ -176,9 +176,8 @@ namespace hydrostat
 
   void ActivationDynamics::declare_parameters(dealii::ParameterHandler &prm)
   {
-    prm.declare_entry(
-      "Model", "zajac", dealii::Patterns::Selection("direct|zajac|hatze"),
-      "Activation dynamics: direct (q = STIM), zajac (first order, hill_model.md 2.9) or hatze (Ca2+).");
+    prm.declare_entry("Model", "zajac", dealii::Patterns::Selection("direct|zajac|hatze"),
+                      "Activation dynamics: direct (q = STIM), zajac (first order, theory.md eq. 28) or hatze (Ca2+).");
     prm.enter_subsection("Zajac");
     ZajacActivation::declare_parameters(prm);
     prm.leave_subsection();

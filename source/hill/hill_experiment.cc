@@ -124,7 +124,7 @@ namespace hydrostat
       while (t < setup.t_end - 1.0e-12)
         {
           // Central difference for the lower node with the force of the last cycle, then the
-          // material at t_{n+1} with the new length and the node velocity (hill_model.md §2.10).
+          // material at t_{n+1} with the new length and the node velocity (theory.md §8.6).
           if (free_at(setup, t))
             {
               w += (setup.gravity - F / setup.mass) * dt;

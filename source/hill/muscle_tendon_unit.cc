@@ -20,7 +20,7 @@ namespace hydrostat
     AssertThrow(p.dU_SEE_nll > 0.0 && p.dU_SEE_l > 0.0 && p.dF_SEE0 > 0.0,
                 dealii::ExcMessage("Hill MTU: dUSEEnll, dUSEEl and dFSEE0 must be positive."));
     AssertThrow(p.dW_des + 1.0 > p.L_PEE0, dealii::ExcMessage("Hill MTU: need LPEE0 < 1 + dWdes (PEE stiffness)."));
-    // §2.2 and §2.3: stiffnesses chosen so that F_PEE = F_PEE F_max at l_CE_opt (1 + dW_des) and the
+    // theory.md eqs. (35)–(36): stiffnesses chosen so that F_PEE = F_PEE F_max at l_CE_opt (1 + dW_des) and the
     // SEE is C¹ at l_SEE,nll.
     l_PEE0    = p.L_PEE0 * p.l_CE_opt;
     K_pee     = p.F_PEE * p.F_max / std::pow(p.l_CE_opt * (p.dW_des + 1.0 - p.L_PEE0), p.nu_PEE);
@@ -105,7 +105,7 @@ namespace hydrostat
   double HillMuscleTendonUnit::equilibrium_l_CE(const double l_MTC, const double q) const
   {
     // Residual F_SEE − F_CE,isometric − F_PEE decreases in l_CE; at l_CE = 0 it is F_SEE(l_MTC) ≥ 0,
-    // at l_CE = l_MTC it is −F_max q F_isom − F_PEE ≤ 0, so [0, l_MTC] brackets the root (§2.8).
+    // at l_CE = l_MTC it is −F_max q F_isom − F_PEE ≤ 0, so [0, l_MTC] brackets the root (theory.md eq. (42)).
     const auto residual = [&](const double l_CE) {
       return force_SEE(l_SEE(l_CE, l_MTC)) - param.F_max * q * F_isom(l_CE) - force_PEE(l_CE);
     };

@@ -41,7 +41,7 @@ namespace hydrostat
                           "Comma-separated list of up to three fibre directions (names as for Fibre "
                           "direction), e.g. 'cross-section x, cross-section y'; empty: the one Fibre direction.");
         prm.declare_entry("Law", "Van Leeuwen-Kier", Patterns::Selection("Van Leeuwen-Kier|constant"),
-                          "Fibre stress: Van Leeuwen-Kier (physics.md 3.1) or constant (sigma_m0 = sigma_max fa).");
+                          "Fibre stress: Van Leeuwen-Kier (theory.md eq. 20) or constant (sigma_m0 = sigma_max fa).");
         prm.enter_subsection("Muscle law");
         VanLeeuwenKierMuscle::declare_parameters(prm);
         prm.leave_subsection();
@@ -53,7 +53,7 @@ namespace hydrostat
         prm.declare_entry("Rate dependence", "true", Patterns::Bool(), "Use the force-velocity law fv; false: fv = 1.");
         prm.enter_subsection("Activation");
         prm.declare_entry("Source", "prescribed", Patterns::Selection("prescribed|expression|stimulation"),
-                          "prescribed: physics.md eq. 13; expression: fa(x, y, z, t); stimulation: "
+                          "prescribed: theory.md eq. 27; expression: fa(x, y, z, t); stimulation: "
                           "STIM(x, y, z, t) through the activation dynamics (Model).");
         prm.declare_entry("Onset", "0", Patterns::Anything(),
                           "prescribed: onset ti [s], an expression of x, y, z (e.g. (z/0.1)/0.2 for a wave).");

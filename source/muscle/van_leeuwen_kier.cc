@@ -71,7 +71,7 @@ namespace hydrostat
     , min_strain_rate(parameters.strain_rate_min())
   {
     const Parameters &p = param;
-    // Sarcomere lengths of the kinks (physics.md §3.1), then strains ε = ls/l0 − 1.
+    // Sarcomere lengths of the kinks (theory.md eq. (22)), then strains ε = ls/l0 − 1.
     const double l_act   = p.rest_sarcomere_length - p.z_disc_length - 0.5 * p.bare_zone_length;
     const double overlap = p.myosin_length - p.bare_zone_length;
     AssertThrow(overlap > 0.0, dealii::ExcMessage("Van Leeuwen-Kier: myosin length must exceed the bare zone."));

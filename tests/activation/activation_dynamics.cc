@@ -1,4 +1,4 @@
-// Activation dynamics (hill_model.md §2.9, physics.md §3.2) against their closed forms for constant
+// Activation dynamics (theory.md §7.2–7.3) against their closed forms for constant
 // stimulation, the piglet steady states, and finite differences for dq/dl_rel.
 #include <hydrostat/activation/activation_dynamics.h>
 
@@ -11,7 +11,7 @@ using namespace hydrostat;
 
 namespace
 {
-  /// Piglet constants (hill_model.md §3.1).
+  /// Piglet constants (theory.md §8.7).
   ZajacActivation::Parameters zajac_piglet() { return {1.0e-4, 0.025, 0.5}; }
   HatzeActivation::Parameters hatze_piglet() { return {11.3, 1.373e-4, 5.27e4, 2.9, 0.005, 3.0}; }
 } // namespace
@@ -80,7 +80,7 @@ TEST(HatzeActivation, ExactStepMatchesClosedForm)
   EXPECT_NEAR(state.q, hatze.q(gamma, 0.7), 1.0e-12);
 }
 
-// hill_model.md §4.2: q_ss at γ = 1 for the tabulated steady l_CE. l_CE is given to 1e-6 m, and that
+// theory.md §8.7: q_ss at γ = 1 for the tabulated steady l_CE. l_CE is given to 1e-6 m, and that
 // rounding (5e-7 m) moves q by up to 5e-5 at the shortest length, 2e-6 at l_rel = 0.7: tolerances
 // 6e-5 and 5e-6 (the table's own 5 digits). The q0 limit at γ = 0 holds for every length.
 TEST(HatzeActivation, PigletSteadyState)
@@ -111,7 +111,7 @@ TEST(HatzeActivation, LengthDerivativeMatchesFiniteDifference)
     }
 }
 
-// Eq. 13 of the paper: zero before the onset, ½^n at half the rise time, one on the plateau, zero
+// theory.md eq. (27) (the paper's eq. 13): zero before the onset, ½^n at half the rise time, one on the plateau, zero
 // after ti + td; the ramp meets the plateau continuously.
 TEST(PrescribedActivation, PatternValues)
 {

@@ -1,4 +1,4 @@
-// Verification of the fibre stress in the continuum (physics.md §6) against closed forms
+// Verification of the fibre stress in the continuum (theory.md §12.3) against closed forms
 // (include/hydrostat/muscle/closed_forms.h, derivation in doc/muscle.md): a Mooney–Rivlin
 // cylinder with free ends and free lateral surface whose fibres carry a constant nominal stress T
 // deforms homogeneously, so the FE solution must match the closed form to solver tolerance:

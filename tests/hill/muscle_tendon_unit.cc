@@ -1,5 +1,5 @@
-// Hill MTU (hill_model.md §2): the quadratic root satisfies the force balance, SEE and PEE are
-// continuous, the dt-independent steady states of §4.2, and the implicit advance() tangents.
+// Hill MTU (theory.md §8): the quadratic root satisfies the force balance, SEE and PEE are
+// continuous, the dt-independent steady states of theory.md §8.7, and the implicit advance() tangents.
 #include <hydrostat/hill/hill_experiment.h>
 
 #include <gtest/gtest.h>
@@ -29,7 +29,7 @@ namespace
   }
 } // namespace
 
-// §2.7: over 20 000 random states (lengths 0.3–1.7 l_CE,opt, SEE from slack to far into the linear
+// theory.md eq. (40): over 20 000 random states (lengths 0.3–1.7 l_CE,opt, SEE from slack to far into the linear
 // part, MTC speeds ±0.5 m/s, q in [0.001, 1]) the root balances the forces to 1e-10 F_max; the
 // doc reports 2e-12 for an independent implementation, so 1e-10 leaves room only for round-off
 // in the coefficients (|C_i| up to ~1e4). Both branches must occur.
@@ -55,7 +55,7 @@ TEST(HillMuscleTendonUnit, QuadraticRootBalancesForces)
   EXPECT_GT(n_con, 1000u);
 }
 
-// The Hill hyperbola's limits (§2.5): F_CE(v = 0) = F_max q F_isom; v_max = l_opt B_rel q F_isom/A_rel
+// The Hill hyperbola's limits (theory.md eq. (38)): F_CE(v = 0) = F_max q F_isom; v_max = l_opt B_rel q F_isom/A_rel
 // gives F_CE = 0; eccentric asymptote F_ecc F_max q F_isom. Closed forms, so round-off tolerances.
 TEST(HillMuscleTendonUnit, HillCurveLimits)
 {
@@ -66,14 +66,14 @@ TEST(HillMuscleTendonUnit, HillCurveLimits)
   EXPECT_NEAR(piglet.force_CE(l, -0.015 * B * q * Fi / A, q), 0.0, 1.0e-12);
   EXPECT_NEAR(piglet.force_CE(l, 1.0e9, q), 1.8 * 30.0 * q * Fi, 1.0e-6);
   EXPECT_NEAR(piglet.d_SE_max(), 60.0, 1.0e-12);
-  // §3.1 gives 4 significant digits: half a unit in the last one.
+  // theory.md §8.7 gives 4 significant digits: half a unit in the last one.
   EXPECT_NEAR(piglet.K_PEE(), 3.858e7, 5.0e3);
   EXPECT_NEAR(piglet.K_SEE_nl(), 9.817e6, 5.0e2);
   EXPECT_NEAR(piglet.K_SEE_l(), 1.826e4, 5.0);
 }
 
-// SEE is C¹ at l_SEE,nll (§2.3) and zero at l_SEE0; PEE is continuous at l_PEE0 and reaches
-// F_PEE F_max at l_opt (1 + dW_des) (§2.2). One-sided differences over h = 1e-9 m: values agree to
+// SEE is C¹ at l_SEE,nll (theory.md eq. (36)) and zero at l_SEE0; PEE is continuous at l_PEE0 and reaches
+// F_PEE F_max at l_opt (1 + dW_des) (theory.md eq. (35)). One-sided differences over h = 1e-9 m: values agree to
 // ~K h, slopes to ~K'' h, hence the tolerances.
 TEST(HillMuscleTendonUnit, SeeAndPeeContinuity)
 {
@@ -92,7 +92,7 @@ TEST(HillMuscleTendonUnit, SeeAndPeeContinuity)
   EXPECT_NEAR(piglet.force_PEE(0.015 * 1.14), 30.0, 1.0e-10);
 }
 
-// §4.2 steady states (all rates zero): Zajac with q = 1 + q0, Hatze with γ = 1 and q = q_ss(l_CE)
+// theory.md §8.7 steady states (all rates zero): Zajac with q = 1 + q0, Hatze with γ = 1 and q = q_ss(l_CE)
 // (fixed point), passive with q = 1e-4. The table gives 5–6 significant digits, so 1e-4 relative
 // is the strictest honest check for forces (the brief asks 1e-4); l_CE is given to 1e-6 m, so
 // 1e-6 m + rounding.
@@ -135,7 +135,7 @@ TEST(HillMuscleTendonUnit, SteadyStatesOfSection42)
 
 // The adaptive integrator approaches the same steady state independently of any dt: a 6 s
 // isometric Zajac run at h100 ends within 1e-4 of F_ss (the slowest mode at this length decays
-// well within that time; 1e-4 is the accuracy of the §4.2 table).
+// well within that time; 1e-4 is the accuracy of the theory.md §8.7 table).
 TEST(HillMuscleTendonUnit, AdaptiveRunReachesSteadyState)
 {
   const auto           act = activation(ActivationDynamics::Model::zajac);

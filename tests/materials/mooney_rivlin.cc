@@ -1,4 +1,4 @@
-// Mooney–Rivlin law (physics.md §2) against closed forms for homogeneous deformations and its
+// Mooney–Rivlin law (theory.md §3) against closed forms for homogeneous deformations and its
 // tangent against central finite differences of the stress.
 #include <hydrostat/materials/mooney_rivlin.h>
 
@@ -37,8 +37,8 @@ namespace
   }
 } // namespace
 
-// Cauchy stress of physics.md §2 written out with b = F Fᵀ: the law must reproduce it for the
-// three homogeneous deformations of physics.md §6.
+// Cauchy stress of theory.md eq. (8) written out with b = F Fᵀ: the law must reproduce it for the
+// three homogeneous deformations of theory.md §12.3.
 TEST(MooneyRivlin, CauchyStressMatchesClosedFormForHomogeneousDeformations)
 {
   const auto         p = tissue();

@@ -1,4 +1,4 @@
-// Closed forms of physics.md §6 for an actively loaded Mooney–Rivlin cylinder, checked by
+// Closed forms of theory.md eqs. (58)–(59) for an actively loaded Mooney–Rivlin cylinder, checked by
 // plugging the predicted deformation back into hydrostat::MooneyRivlin plus the fibre stress of
 // this layer: the total stress must vanish (free ends and lateral surface).
 #include <hydrostat/muscle/closed_forms.h>
@@ -103,7 +103,7 @@ TEST(ClosedForms, SmallStressLimitIsLinearElasticity)
 // by K times the round-off in J (K·1e-16·few ≈ 1e-8 Pa for K = 2e7 Pa), hence the bound.
 TEST(ClosedForms, CompressibleCylinderIsStressFree)
 {
-  for (const double K_over_mu : {1e3, 1e4, 1e5}) // the range of physics.md §2
+  for (const double K_over_mu : {1e3, 1e4, 1e5}) // the range of theory.md §3
     for (const double c2 : {0.0, 0.4})
       for (const double T : stress_levels)
         for (const bool axial : {false, true})

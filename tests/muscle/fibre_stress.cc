@@ -1,4 +1,4 @@
-// Fibre stress P = σm0 m⊗N of a Van Leeuwen–Kier family (physics.md §3) and its exact tangent
+// Fibre stress P = σm0 m⊗N of a Van Leeuwen–Kier family (theory.md eqs. (16)–(18)) and its exact tangent
 // A = dP/dF, with and without the Newmark rate term, against central finite differences; P
 // against the closed form for a uniaxial stretch along N; zero stress when it must vanish.
 #include <hydrostat/muscle/fibre_stress.h>

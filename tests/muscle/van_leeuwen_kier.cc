@@ -1,4 +1,4 @@
-// Van Leeuwen & Kier (1997) muscle law (physics.md §3.1): the three curves against the formulas of
+// Van Leeuwen & Kier (1997) muscle law (theory.md §6): the three curves against the formulas of
 // the paper written out independently here, the derived σmax and ε̇min against the squid data,
 // the derivatives against finite differences, and the kink smoothing (C¹, bounded, exact at the
 // kinks, Newton converges on it).
@@ -36,7 +36,7 @@ namespace
     return p;
   }
 
-  /// fl of physics.md §3.1 in terms of the sarcomere length, as printed there.
+  /// fl of theory.md eq. (21), in terms of the sarcomere length as the paper prints it.
   double paper_force_length(const Muscle::Parameters &p, const double strain)
   {
     const double lmyo = p.myosin_length, lbz = p.bare_zone_length, lz = p.z_disc_length;
@@ -54,7 +54,7 @@ namespace
     return std::max(fl, 0.0);
   }
 
-  /// Kink strains of fl from the sarcomere lengths of physics.md §3.1 (and the zero of ascending 2).
+  /// Kink strains of fl from the sarcomere lengths of theory.md eq. (22) (and the zero of ascending 2).
   std::vector<double> paper_kinks(const Muscle::Parameters &p)
   {
     const double lmyo = p.myosin_length, lbz = p.bare_zone_length, lz = p.z_disc_length, l0 = p.rest_sarcomere_length;
@@ -69,7 +69,7 @@ namespace
     return ls;
   }
 
-  /// fv of physics.md §3.1, with r = ε̇/ε̇min; r > 1 clamped to 0.
+  /// fv of theory.md eq. (23), with r = ε̇/ε̇min; r > 1 clamped to 0.
   double paper_force_velocity(const double r, const double K = 0.25)
   {
     if (r >= 0)
@@ -86,7 +86,7 @@ namespace
   }
 } // namespace
 
-// σmax and ε̇min follow lmyo and l0 (physics.md §3.1); the squid data table lists the resulting
+// σmax and ε̇min follow lmyo and l0 (theory.md eq. (25)); the squid data table lists the resulting
 // base/tip values rounded (and ε̇min at the tip from a slightly different l0 average), hence 0.5 %.
 TEST(VanLeeuwenKierMuscle, DerivedConstantsMatchSquidStalkData)
 {

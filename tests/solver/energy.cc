@@ -1,4 +1,4 @@
-// Energy of a freely vibrating hyperelastic body (physics.md §6): a block clamped at x = 0 is
+// Energy of a freely vibrating hyperelastic body (theory.md §12.3): a block clamped at x = 0 is
 // set swinging by an initial velocity and left alone. With β = ¼, γ = ½ (the trapezoidal rule)
 // the total energy E = kinetic + strain stays constant to O(Δt²)-small drift over many
 // periods; with mass-proportional damping it decays monotonically. No loads act, so E(0) is

@@ -2,7 +2,7 @@
 // (a) A piglet unit (Zajac, STIM = 1) between a fixed anchor and the top of a stiff block that is
 //     clamped at its top (isometric) or at its bottom (the attachment moves a little): after the
 //     transients the unit's force equals the hill layer's standalone isometric steady state
-//     (hill_model.md §2.8 with q = q_ss) at the recorded l_MTC.
+//     (theory.md eq. (42) with q = q_ss) at the recorded l_MTC.
 // (b) A unit between two points of a block on any number of ranks: the same history as on one rank.
 // HYDROSTAT_TEST_RANKS: 1 2
 #include <gtest/gtest.h>

@@ -7,16 +7,16 @@
 namespace hydrostat
 {
   /**
-   * Activation dynamics shared by the Hill-type muscle–tendon unit (hill_model.md §2.9) and the
-   * 3D muscle continuum (physics.md §3.2). Every model works per point: its state lives in an
+   * Activation dynamics shared by the Hill-type muscle–tendon unit (theory.md §8) and the
+   * 3D muscle continuum (theory.md §7). Every model works per point: its state lives in an
    * ActivationState (one per quadrature point or per MTU), and a step maps
    * (state_n, STIM_{n+1}, dt [, l_rel]) -> state_{n+1}, with STIM held constant over the step.
    *
    * Two step kinds:
    * - exact: the Zajac and Hatze γ equations are linear in the state for constant STIM, so the
    *   step is their closed-form solution (no time-discretisation error for piecewise-constant STIM);
-   * - explicit_euler: q_{n+1} = q_n + dt q̇(q_n, STIM_{n+1}), the cycle of umat41 (hill_model.md
-   *   §2.10), needed to reproduce the published LS-DYNA transients.
+   * - explicit_euler: q_{n+1} = q_n + dt q̇(q_n, STIM_{n+1}), the cycle of umat41 (theory.md
+   *   §8.6), needed to reproduce the published LS-DYNA transients.
    * Time in s, rates in 1/s; STIM, q, γ dimensionless.
    */
   enum class ActivationStep
@@ -33,7 +33,7 @@ namespace hydrostat
   };
 
   /**
-   * Zajac first-order dynamics in the form coded in umat41 (hill_model.md §2.9):
+   * Zajac first-order dynamics in the form coded in umat41 (theory.md eqs. (28)–(29)):
    *   dq/dt = [S − (S (1 − β_q) + β_q)(q − q0)] / τ_q,   q(0) = q0.
    * For constant S this is dq/dt = −a (q − q_∞)/τ_q with a = S (1 − β_q) + β_q and
    * q_∞ = q0 + S/a: rise time constant τ_q at S = 1 (to 1 + q0), decay τ_q/β_q at S = 0 (to q0).
@@ -75,7 +75,7 @@ namespace hydrostat
   };
 
   /**
-   * Hatze Ca²⁺ dynamics (hill_model.md §2.9, physics.md §3.2):
+   * Hatze Ca²⁺ dynamics (theory.md eqs. (30)–(33)):
    *   dγ/dt = m (S − γ),  γ(0) = 0;
    *   ρ(l_rel) = c η (k − 1) l_rel/(k − l_rel);   q = (q0 + (ργ)^ν)/(1 + (ργ)^ν),
    * with l_rel = l_CE/l_CE,opt (or the fibre stretch over its optimal value in 3D). umat41 hard-codes
@@ -122,7 +122,7 @@ namespace hydrostat
   };
 
   /**
-   * Prescribed activation pattern of physics.md §3.2 (paper eq. 13): zero before the onset ti,
+   * Prescribed activation pattern of theory.md eq. (27) (eq. 13 of the octopus paper): zero before the onset ti,
    * a sine ramp [½ (1 + sin(π (t − ti)/ta − π/2))]^n over the rise time ta, one until ti + td, then zero.
    */
   class PrescribedActivation

@@ -14,7 +14,7 @@ namespace hydrostat
    * Piecewise-linear load curve as in LS-DYNA's *DEFINE_CURVE. A repeated abscissa is a jump; at
    * the jump the value of the first point is taken. resampled(n) mimics LS-DYNA's treatment of
    * curves used by materials (LCINT = n equally spaced points over the abscissa range, then linear
-   * interpolation), which turns a jump into a ramp over one sample spacing (hill_model.md §2.10).
+   * interpolation), which turns a jump into a ramp over one sample spacing (theory.md §8.6).
    * Beyond the ends the end values are held.
    */
   class LoadCurve
@@ -36,7 +36,7 @@ namespace hydrostat
   };
 
   /**
-   * One MTU experiment of Kleinbach et al. 2017 (hill_model.md §3, §4.5): a vertical MTC with the
+   * One MTU experiment of Kleinbach et al. 2017 (theory.md §8.6–8.7): a vertical MTC with the
    * upper end fixed; the lower end is
    * - isometric: held at l_MTC,0 throughout;
    * - concentric: carries a point mass m under gravity g resting on a rigid support at l_MTC,0

@@ -15,7 +15,7 @@ namespace hydrostat
   /**
    * Time integration of the MTU's internal state for a given MTC length history.
    *
-   * - explicit_cycle(): the umat41 cycle of LS-DYNA (hill_model.md §2.10): explicit-Euler
+   * - explicit_cycle(): the umat41 cycle of LS-DYNA (theory.md §8.6): explicit-Euler
    *   activation with STIM_{n+1} (Hatze's ρ from the stored l_CE), v from the stored l_CE and the
    *   current l_MTC, dl_MTC, forces at that (l_CE_n, v), then l_CE ← l_CE + v dt. First order;
    *   reproduces the published transients when used with the authors' dt.
@@ -51,7 +51,7 @@ namespace hydrostat
 
     HillIntegrator(const HillMuscleTendonUnit &mtu, const ActivationDynamics &activation);
 
-    /// §2.8: activation at rest for STIM_0, l_CE in equilibrium with l_MTC (F_SDE = 0).
+    /// theory.md eq. (42): activation at rest for STIM_0, l_CE in equilibrium with l_MTC (F_SDE = 0).
     HillState initial_state(const double l_MTC, const double STIM_0) const;
 
     /// Activity at a state (Hatze: at the state's own l_CE).

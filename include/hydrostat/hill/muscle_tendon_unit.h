@@ -10,7 +10,7 @@ namespace hydrostat
 {
   /**
    * Extended Hill-type muscle–tendon unit (Haeufle et al. 2014, Kleinbach et al. 2017) in the form
-   * coded in umat41 v1.0 (hill_model.md §2): contractile element CE, parallel elastic PEE, serial
+   * coded in umat41 v1.0 (theory.md §8): contractile element CE, parallel elastic PEE, serial
    * elastic SEE (toe + linear), serial damping SDE, internal state l_CE. SI units: N, m, s.
    *
    * Sign convention: v = dl_CE/dt and dl_MTC = dl_MTC/dt, negative when shortening.
@@ -21,7 +21,7 @@ namespace hydrostat
   class HillMuscleTendonUnit
   {
   public:
-    /// Card fields of *MAT_USER_DEFINED_MATERIAL_MODELS MT = 41 (hill_model.md §2.10, cards 4–6).
+    /// Card fields of *MAT_USER_DEFINED_MATERIAL_MODELS MT = 41 (cards 4–6; theory.md §8.7).
     /// Defaults: Kleinbach's piglet set (Table 2).
     struct Parameters
     {
@@ -61,23 +61,23 @@ namespace hydrostat
 
     const Parameters &parameters() const { return param; }
 
-    /// §2.1: normalised isometric force–length relation.
+    /// theory.md eq. (34): normalised isometric force–length relation.
     template <typename Number>
     Number F_isom(const Number &l_CE) const;
 
-    /// §2.2: PEE force [N]; zero below l_PEE0 = L_PEE0 l_CE_opt.
+    /// theory.md eq. (35): PEE force [N]; zero below l_PEE0 = L_PEE0 l_CE_opt.
     template <typename Number>
     Number force_PEE(const Number &l_CE) const;
 
-    /// §2.3: SEE force [N] at SEE length l_SEE; C¹ at l_SEE,nll.
+    /// theory.md eq. (36): SEE force [N] at SEE length l_SEE; C¹ at l_SEE,nll.
     template <typename Number>
     Number force_SEE(const Number &l_SEE) const;
 
-    /// §2.5: CE force [N], concentric branch for v ≤ 0, eccentric for v > 0 (§2.4).
+    /// theory.md eqs. (37)–(38): CE force [N], concentric branch for v ≤ 0, eccentric for v > 0.
     template <typename Number>
     Number force_CE(const Number &l_CE, const Number &v, const Number &q) const;
 
-    /// §2.6: SDE force [N].
+    /// theory.md eq. (39): SDE force [N].
     template <typename Number>
     Number force_SDE(const Number &l_CE, const Number &v, const Number &dl_MTC, const Number &q) const;
 
@@ -85,7 +85,7 @@ namespace hydrostat
     template <typename Number>
     Number l_SEE(const Number &l_CE, const Number &l_MTC) const;
 
-    /// §2.7: contraction velocity from F_SEE + F_SDE = F_CE + F_PEE (damping method 3): the
+    /// theory.md eqs. (40)–(41): contraction velocity from F_SEE + F_SDE = F_CE + F_PEE (damping method 3): the
     /// concentric root, the eccentric root when that is positive, v = 0 for a negative
     /// discriminant, and the guards of umat41 at l_CE < 0.01 l_CE_opt and l_CE > 1.99 l_CE_opt.
     template <typename Number>
@@ -94,11 +94,11 @@ namespace hydrostat
     /// All forces at a given contraction velocity v.
     Forces forces(const double l_CE, const double v, const double l_MTC, const double dl_MTC, const double q) const;
 
-    /// §2.8: l_CE in [0, l_MTC] with F_SEE = F_max q F_isom + F_PEE (all rates zero), by TOMS 748
-    /// to 1e-15 relative; the initial state and the dt-independent steady state (§4.2).
+    /// theory.md eq. (42): l_CE in [0, l_MTC] with F_SEE = F_max q F_isom + F_PEE (all rates zero), by TOMS 748
+    /// to 1e-15 relative; the initial state and the dt-independent steady state (theory.md §8.7).
     double equilibrium_l_CE(const double l_MTC, const double q) const;
 
-    /// Derived constants (hill_model.md §3 lists them for the piglet).
+    /// Derived constants (theory.md §8.7 lists them for the piglet).
     double d_SE_max() const { return param.D_SE * param.F_max * param.A_rel0 / (param.l_CE_opt * param.B_rel0); }
     double K_PEE() const { return K_pee; }
     double K_SEE_nl() const { return K_see_nl; }
@@ -157,7 +157,7 @@ namespace hydrostat
     const Number L_A   = (l_CE < param.l_CE_opt) ? Number(1.0) : F_iso;
     Number       A     = param.A_rel0 * L_A * (1.0 + 3.0 * q) / 4.0;
     Number       B     = param.B_rel0 * (3.0 + 4.0 * q) / 7.0;
-    if (v > 0.0) // eccentric branch, van Soest & Bobbert 1993 (§2.4)
+    if (v > 0.0) // eccentric branch, van Soest & Bobbert 1993 (theory.md eq. (37))
       {
         B = B * q * F_iso * (1.0 - param.F_ecc) / (param.S_ecc * (q * F_iso + A));
         A = -param.F_ecc * q * F_iso;
@@ -188,7 +188,7 @@ namespace hydrostat
     const Number A     = param.A_rel0 * L_A * (1.0 + 3.0 * q) / 4.0;
     const Number B     = param.B_rel0 * (3.0 + 4.0 * q) / 7.0;
 
-    // C2 v² + C1 v + C0 = 0 (§2.7), with Hill parameters (A_h, B_h) of either branch; sign picks
+    // C2 v² + C1 v + C0 = 0 (theory.md eq. (40)), with Hill parameters (A_h, B_h) of either branch; sign picks
     // the root: − for the concentric, + for the eccentric one.
     const auto root = [&](const Number &A_h, const Number &B_h, const double sign) {
       const Number D0   = lopt * B_h * d * (R + (1.0 - R) * (q * F_iso + F_pee / param.F_max));

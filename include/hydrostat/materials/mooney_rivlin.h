@@ -7,7 +7,7 @@
 namespace hydrostat
 {
   /**
-   * Nearly incompressible Mooney–Rivlin connective tissue (physics.md §2):
+   * Nearly incompressible Mooney–Rivlin connective tissue (theory.md §3, eqs. (6)–(11)):
    *
    *   W = c1 (Ī1 − 3) + c2 (Ī2 − 3) + K/2 (J − 1)².
    *
@@ -57,7 +57,7 @@ namespace hydrostat
     /// The full law in the displacement formulation: P = ∂W/∂F and A = ∂²W/∂F∂F.
     NominalStressTangent nominal_response(const Tensor<2, 3> &F) const;
 
-    /// Cauchy stress σ (physics.md §2, with the sign of the volumetric term corrected).
+    /// Cauchy stress σ, theory.md eq. (8) (the octopus paper's eq. 11 has the volumetric term's sign wrong).
     SymmetricTensor<2, 3> cauchy_stress(const Tensor<2, 3> &F) const;
 
   private:

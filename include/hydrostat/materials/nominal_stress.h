@@ -12,7 +12,7 @@ namespace hydrostat
    * First Piola–Kirchhoff stress P and its derivative A = dP/dF (A_iJkL = dP_iJ / dF_kL).
    * Every constitutive contribution (connective tissue, fibre families, the volumetric
    * three-field term) hands its response to the assembler in this form, so the total-Lagrangian
-   * weak form of physics.md §1, ∫ P : Grad δu dV, and its exact linearisation
+   * weak form of theory.md eq. (4), ∫ P : Grad δu dV, and its exact linearisation
    * ∫ Grad δu : A : Grad Δu dV need not know which law produced it. A is a general fourth-order
    * tensor: rate-dependent fibre stress makes it lose the major symmetry.
    */

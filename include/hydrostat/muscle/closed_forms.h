@@ -5,7 +5,7 @@
 namespace hydrostat
 {
   /**
-   * Closed forms for verification (physics.md §6; derivation in doc/muscle.md). A Mooney–Rivlin
+   * Closed forms for verification (theory.md eqs. (58)–(59); derivation in doc/muscle.md). A Mooney–Rivlin
    * cylinder along z, free ends and free lateral surface, whose fibres carry a constant nominal
    * stress (Kirchhoff τf = T λ m⊗m per family) deforms homogeneously, F = diag(λr, λr, λz):
    *

@@ -14,7 +14,7 @@ namespace hydrostat
   /**
    * Unit reference fibre directions N(X) for an arm along the z axis, base at z = 0 with radius
    * R0, tip at z = L with radius R1 (a cylinder when R0 = R1), r = √(x² + y²), e_r, e_θ the
-   * cylindrical unit vectors (physics.md §5):
+   * cylindrical unit vectors (theory.md §5.1):
    *
    * - longitudinal: along the cone's generators, t ∝ (R1 − R0)/L · (r/R(z)) e_r + e_z, so that a
    *   fibre keeps its relative radius r/R(z) from base to tip (e_z on the axis and in a cylinder);

@@ -6,7 +6,7 @@
 namespace hydrostat
 {
   /**
-   * Kinematics of one fibre family with unit reference direction N (physics.md §3):
+   * Kinematics of one fibre family with unit reference direction N (theory.md eq. (15)):
    * λ = |F N|, m = F N / λ, λ̇ = m · (Ḟ N), Ḟ = Grad v.
    */
   struct FibreKinematics

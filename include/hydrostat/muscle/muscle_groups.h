@@ -18,18 +18,18 @@
 namespace hydrostat
 {
   /**
-   * Named muscle groups (subsection "Muscles", physics.md §3): each a region of the body
+   * Named muscle groups (subsection "Muscles", theory.md §5): each a region of the body
    * (material ids and/or a geometric predicate on the reference position) with one to three
    * fibre families, a fibre stress law and an activation source. Their stresses add to the
    * connective tissue's at every quadrature point that lies in the group.
    *
    * Fibre stress law (per group):
-   *  - `Van Leeuwen-Kier`: σm0 = σpass(ε) + σmax fa fl(ε) fv(ε̇) (physics.md §3.1), with the
+   *  - `Van Leeuwen-Kier`: σm0 = σpass(ε) + σmax fa fl(ε) fv(ε̇) (theory.md §6), with the
    *    myosin and rest sarcomere lengths optionally fields of the position (squid stalk);
    *  - `constant`: σm0 = σmax fa (no length or rate dependence: simple active-stress models and
    *    closed-form checks).
-   * Activation source (per group, physics.md §3.2):
-   *  - `prescribed`: the pattern of eq. 13 with an onset that may be a field of the position
+   * Activation source (per group, theory.md §7):
+   *  - `prescribed`: the pattern of theory.md eq. (27) with an onset that may be a field of the position
    *    (travelling waves ti = z̄/c);
    *  - `expression`: fa = any expression of x, y, z, t (clipped to [0, 1]);
    *  - `stimulation`: STIM(x, y, z, t) through the activation dynamics (direct, Zajac or Hatze;

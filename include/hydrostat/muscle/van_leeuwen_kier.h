@@ -26,7 +26,7 @@ namespace hydrostat
   };
 
   /**
-   * The squid muscle law of Van Leeuwen & Kier (1997), physics.md §3.1:
+   * The squid muscle law of Van Leeuwen & Kier (1997), theory.md §6, eqs. (20)–(26):
    *
    *   σm0 = σpass(ε) + σmax · fa · fl(ε) · fv(ε̇),   ε = λ − 1.
    *

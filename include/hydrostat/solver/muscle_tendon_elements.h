@@ -22,7 +22,7 @@
 namespace hydrostat
 {
   /**
-   * 1D Hill-type muscle–tendon units (hill_model.md §2) attached between two material points of
+   * 1D Hill-type muscle–tendon units (theory.md §8.5) attached between two material points of
    * the 3D body, or between a material point and a fixed anchor (subsection "Muscle-tendon units").
    *
    * Kinematics (x = X + u(X), v from Newmark as in the bulk):
@@ -57,7 +57,7 @@ namespace hydrostat
     const std::string &name(const unsigned int k) const { return units[k]->name; }
 
     /// Locates the attachment points in @p dof_handler's mesh, chooses each unit's rank, and sets
-    /// the initial state (§2.8) for the undeformed body at t = 0.
+    /// the initial state (theory.md eq. (42)) for the undeformed body at t = 0.
     void setup(const dealii::DoFHandler<3> &dof_handler);
 
     /// Couplings between the DoFs of each unit's two cells.

@@ -5,7 +5,7 @@
 namespace hydrostat
 {
   /**
-   * Newmark time integration (physics.md §4), written for the end-of-step displacement u₊ as
+   * Newmark time integration (theory.md §9, eqs. (45)–(47)), written for the end-of-step displacement u₊ as
    * the unknown:
    *   a₊ = (u₊ − u − Δt v)/(β Δt²) − (1/(2β) − 1) a,
    *   v₊ = v + Δt ((1 − γ) a + γ a₊),
