@@ -214,6 +214,25 @@ namespace hydrostat
     check_cell_orientation(triangulation);
   }
 
+  std::map<types::material_id, double> MeshSource::material_volumes(const Triangulation<3> &triangulation)
+  {
+    const MPI_Comm     comm   = triangulation.get_communicator();
+    types::material_id max_id = 0;
+    for (const auto &cell : triangulation.active_cell_iterators())
+      if (cell->is_locally_owned())
+        max_id = std::max(max_id, cell->material_id());
+    std::vector<double> volume(Utilities::MPI::max(max_id, comm) + 1, 0.0);
+    for (const auto &cell : triangulation.active_cell_iterators())
+      if (cell->is_locally_owned())
+        volume[cell->material_id()] += cell->measure();
+    Utilities::MPI::sum(volume, comm, volume);
+    std::map<types::material_id, double> volumes;
+    for (types::material_id id = 0; id < volume.size(); ++id)
+      if (volume[id] > 0)
+        volumes[id] = volume[id];
+    return volumes;
+  }
+
   void MeshSource::check_cell_orientation(const Triangulation<3> &triangulation)
   {
     // Vertices catch cells folded at a corner, Gauss points cells that are inverted inside.

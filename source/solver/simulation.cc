@@ -149,9 +149,23 @@ namespace hydrostat
               << " Pa -> mu = " << p.shear_modulus() << " Pa, nu = " << p.poisson_ratio()
               << ", density = " << materials[id].density << " kg/m^3" << std::endl;
       }
+    print_material_volumes();
     setup_dofs();
     setup_muscles();
     set_initial_conditions();
+  }
+
+  void Simulation::print_material_volumes()
+  {
+    const auto volumes = MeshSource::material_volumes(triangulation);
+    double     total   = 0;
+    for (const auto &[id, volume] : volumes)
+      total += volume;
+    pcout << "Volume: " << total << " m^3";
+    for (const auto &[id, volume] : volumes)
+      pcout << (id == volumes.begin()->first ? " (" : ", ") << "material " << int(id) << ": " << 100.0 * volume / total
+            << " %";
+    pcout << (volumes.size() > 0 ? ")" : "") << std::endl;
   }
 
   void Simulation::setup_muscles()
@@ -271,7 +285,7 @@ namespace hydrostat
     a_n_ghost = a_n;
     if (newmark.dynamic())
       {
-        // M a0 = f_ext(0) − f_int(u0) − C v0 (physics.md §4); accelerations of constrained
+        // M a0 = f_ext(0) − f_int(u0) − C v0 (theory.md eq. (50)); accelerations of constrained
         // DoFs are taken as zero.
         AffineConstraints<double> inhomogeneous, homogeneous;
         make_constraints(u_n_ghost, 0.0, inhomogeneous, homogeneous);

@@ -4,6 +4,7 @@
 #include <deal.II/base/point.h>
 #include <deal.II/grid/tria.h>
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -61,6 +62,10 @@ namespace hydrostat
     /// Throws, naming the cell's position, if any locally owned cell has a Jacobian ≤ 0 at a
     /// vertex or Gauss point (tolerance relative to the cell's size).
     static void check_cell_orientation(const dealii::Triangulation<3> &triangulation);
+
+    /// Volume [m³] of the cells of each material id, summed over all ranks (straight-sided cells:
+    /// the volume of the mesh, not of the curved body it approximates).
+    static std::map<dealii::types::material_id, double> material_volumes(const dealii::Triangulation<3> &triangulation);
 
   private:
     Parameters param;

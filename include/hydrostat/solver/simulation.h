@@ -34,7 +34,7 @@ namespace hydrostat
 {
   /**
    * A Hydrostat case: reads its parameters, builds the mesh and the displacement field, and
-   * advances the total-Lagrangian balance of physics.md §1 in time (Newmark or quasi-static)
+   * advances the total-Lagrangian balance of theory.md eq. (4) in time (Newmark or quasi-static)
    * with Newton–Raphson on the exact tangent, on any number of MPI ranks.
    *
    * Weak form (residual R = 0, Newton: K δu = −R):
@@ -115,6 +115,8 @@ namespace hydrostat
     void accept_step(const double dt);
     void update_global_quantities(const bool first);
     void setup_muscles();
+    /// Prints the volume of the mesh and the share of each material id (a check of a Gmsh mesh's tissues).
+    void print_material_volumes();
     void commit_muscles(const double dt);
     void write_output(const unsigned int step);
     void write_csv_row(const unsigned int step, const double dt, const unsigned int newton_iterations);
