@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages Hydrostat needs, only those that are missing.
 set -euo pipefail
-packages=(cmake make g++ libdeal.ii-dev libgtest-dev openmpi-bin python3 python3-numpy python3-matplotlib)
+packages=(cmake make g++ git clang-format libdeal.ii-dev libgtest-dev openmpi-bin python3 python3-numpy python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

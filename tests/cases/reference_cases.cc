@@ -1,5 +1,6 @@
 // HYDROSTAT_TEST_RANKS: 2
-// Coarse versions of the two reference simulations (physics.md §5), asserting their key numbers:
+// HYDROSTAT_TEST_TIMEOUT: 45
+// Coarse versions of the two reference simulations (theory.md §12), asserting their key numbers:
 //  - squid tentacle strike (quadrant model, parameters/squid_extension.prm on a coarser mesh):
 //    the stalk elongates into the measured range and the club tip moves at metres per second;
 //  - octopus arm bending (parameters/octopus_bending.prm, coarser, first 0.3 s): the arm bends

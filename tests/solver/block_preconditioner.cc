@@ -1,4 +1,5 @@
 // HYDROSTAT_TEST_RANKS: 1 2
+// HYDROSTAT_TEST_TIMEOUT: 40
 // Linear solver/Preconditioner = block solves the condensed three-field Newton system through
 // its saddle-point form (PressureBlocks): its Δu must be the condensed one. A nearly
 // incompressible (K/μ = 5000) tapered bar, clamped at the root, with a prescribed, growing
