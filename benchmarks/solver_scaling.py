@@ -197,9 +197,9 @@ def main():
     parser.add_argument("--timeout", type=float, default=1200, help="seconds per run before it is killed")
     parser.add_argument("--steps", type=int, default=3, help="load steps of the gravity ramp (default 3)")
     parser.add_argument("--solver", default="GMRES", choices=["GMRES", "CG", "direct"],
-                        help="Linear solver/Solver type (default GMRES, the code's default)")
+                        help="Linear solver/Solver type (default GMRES: the scaling of the iterative solver; the code's own default, auto, picks direct up to 1e5 DoFs)")
     parser.add_argument("--preconditioner", default="AMG", choices=["AMG", "block"],
-                        help="Linear solver/Preconditioner (default AMG on the condensed tangent, the code's default)")
+                        help="Linear solver/Preconditioner (default AMG on the condensed tangent; the code's default is block for the three-field element)")
     parser.add_argument("--bulk-modulus", type=float, default=2e8,
                         help="K [Pa] (mu = 2e5 Pa): default 2e8, K/mu = 1000; 2e7 gives K/mu = 100")
     parser.add_argument("--line-search", action="store_true",

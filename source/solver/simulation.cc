@@ -123,9 +123,8 @@ namespace hydrostat
     AssertThrow(linear_solver.type() != "CG" || !boundary_conditions.has_follower_loads(),
                 ExcMessage("Parameter 'Linear solver/Solver type' = CG needs a symmetric tangent, but a follower "
                            "pressure load makes it unsymmetric: choose GMRES or direct."));
-    linear_solver.choose_preconditioner(formulation.type == Formulation::Type::three_field);
     AssertThrow(!linear_solver.block_preconditioner() ||
-                  (formulation.type == Formulation::Type::three_field && linear_solver.type() == "GMRES"),
+                  (formulation.type == Formulation::Type::three_field && linear_solver.type() != "CG"),
                 ExcMessage("Parameter 'Linear solver/Preconditioner' = block works on the pressure of the "
                            "three-field element with GMRES: set 'Finite element/Formulation' = three-field and "
                            "'Linear solver/Solver type' = GMRES, or Preconditioner = AMG."));
@@ -195,6 +194,7 @@ namespace hydrostat
     quadrature      = std::make_unique<QGauss<3>>(formulation.degree + 1);
     face_quadrature = std::make_unique<QGauss<2>>(formulation.degree + 1);
     dof_handler.distribute_dofs(*fe);
+    linear_solver.choose(dof_handler.n_dofs(), formulation.type == Formulation::Type::three_field);
     owned_dofs = dof_handler.locally_owned_dofs();
     DoFTools::extract_locally_relevant_dofs(dof_handler, relevant_dofs);
 
@@ -226,7 +226,8 @@ namespace hydrostat
     pcout << "Mesh: " << triangulation.n_global_active_cells() << " cells, " << dof_handler.n_dofs()
           << " displacement DoFs (Q" << formulation.degree << ", "
           << (formulation.type == Formulation::Type::three_field ? "three-field" : "displacement")
-          << " formulation) on " << Utilities::MPI::n_mpi_processes(comm) << " MPI rank(s)" << std::endl;
+          << " formulation) on " << Utilities::MPI::n_mpi_processes(comm) << " MPI rank(s); linear solver "
+          << linear_solver.description() << std::endl;
     if (linear_solver.block_preconditioner() && formulation.degree == 1 && linear_solver.checkerboard_correction())
       {
         const auto families = pressure_blocks.n_checkerboard_families();

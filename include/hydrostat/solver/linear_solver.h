@@ -26,7 +26,7 @@ namespace hydrostat
   /**
    * The linear solve of each Newton step: CG or GMRES with Trilinos ML algebraic multigrid
    * whose near-null space holds the six rigid-body modes of the displacement field, or a
-   * direct solver (Amesos KLU, or MUMPS) for small cases. Subsection "Linear solver".
+   * direct solver (Amesos MUMPS, or KLU) up to ~10⁵ DoFs. Subsection "Linear solver".
    */
   class LinearSolver
   {
@@ -47,13 +47,20 @@ namespace hydrostat
                      const dealii::TrilinosWrappers::MPI::Vector &b, const dealii::DoFHandler<3> &dof_handler,
                      dealii::TimerOutput *timer = nullptr, const PressureBlocks *blocks = nullptr) const;
 
-    /// Resolves Preconditioner = auto: block for the three-field element with GMRES (AMG on the
+    /// Resolves Solver type = auto (direct up to Direct solver limit DoFs, where sparse LU is
+    /// faster than any preconditioned iteration, GMRES above or when a preconditioner was chosen)
+    /// and Preconditioner = auto: block for the three-field element with GMRES (AMG on the
     /// condensed tangent degrades with K/μ and fails at 10⁵ DoFs for K/μ = 1000), else AMG.
-    void choose_preconditioner(bool three_field);
+    void choose(dealii::types::global_dof_index n_dofs, bool three_field);
 
+    /// The solver type as given, or as chosen once choose() has run.
     const std::string &type() const { return solver_type; }
 
-    /// Whether Newton solves go through PressureBlocks (three-field element only).
+    /// One line for the log: the solver and its preconditioner or package.
+    std::string description() const;
+
+    /// Whether Newton solves go through PressureBlocks (three-field element only); also true for
+    /// an explicit Preconditioner = block before choose() has resolved Solver type = auto.
     bool block_preconditioner() const { return solver_type != "direct" && preconditioner == "block"; }
 
     /// Whether the block preconditioner adds CheckerboardCorrection (Q1 element, refined meshes).
@@ -67,16 +74,17 @@ namespace hydrostat
                             const dealii::TrilinosWrappers::PreconditionAMG &amg,
                             const CheckerboardCorrection *checkerboard, dealii::TimerOutput *timer) const;
 
-    std::string  solver_type                 = "GMRES";
-    std::string  preconditioner              = "auto";
-    std::string  direct_package              = "Amesos_Klu";
-    double       relative_tolerance          = 1e-8;
-    unsigned int max_iterations              = 1000;
-    std::string  smoother_type               = "Chebyshev";
-    unsigned int smoother_sweeps             = 2;
-    double       aggregation_threshold       = 1e-4;
-    bool         w_cycle                     = false;
-    bool         use_checkerboard_correction = true;
-    unsigned int checkerboard_cycles         = 3;
+    std::string                     solver_type                 = "auto";
+    dealii::types::global_dof_index direct_limit                = 100000;
+    std::string                     preconditioner              = "auto";
+    std::string                     direct_package              = "Amesos_Mumps";
+    double                          relative_tolerance          = 1e-8;
+    unsigned int                    max_iterations              = 1000;
+    std::string                     smoother_type               = "Chebyshev";
+    unsigned int                    smoother_sweeps             = 2;
+    double                          aggregation_threshold       = 1e-4;
+    bool                            w_cycle                     = false;
+    bool                            use_checkerboard_correction = true;
+    unsigned int                    checkerboard_cycles         = 3;
   };
 } // namespace hydrostat
