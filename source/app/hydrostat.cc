@@ -2,30 +2,118 @@
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/parameter_handler.h>
 
+#include <Trilinos_version.h>
 #include <hydrostat/base/errors.h>
+#include <hydrostat/io/run_record.h>
 #include <hydrostat/solver/simulation.h>
+#include <hydrostat/version.h>
 
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <streambuf>
 #include <string>
 
 namespace
 {
   const char *usage = R"(Usage:
-  hydrostat CASE.prm               run a case (in parallel: mpirun -np N hydrostat CASE.prm)
-  hydrostat --check CASE.prm       parse CASE.prm and build its mesh without running
+  hydrostat CASE.prm [--set PATH=VALUE]...
+                                   run a case (in parallel: mpirun -np N hydrostat CASE.prm)
+  hydrostat --check CASE.prm [--set PATH=VALUE]...
+                                   parse CASE.prm and build its mesh without running
   hydrostat --print-parameters     print every parameter with its default and documentation
+  hydrostat --version              print the program version, git commit, deal.II and Trilinos versions
   hydrostat --help                 this text
-Ready-to-run cases are in parameters/; output (ParaView .pvd, CSV time series) goes to the
-directory named in the case's 'Output' subsection.
+--set overrides one parameter of CASE.prm and may be repeated; PATH is the subsection path and the
+name, e.g. --set "Materials/Material 0/c1=3e3" or --set "Time stepping/End time=0.5". It is checked
+like a line of the file. Ready-to-run cases are in parameters/; output (ParaView .pvd, CSV time
+series, parameters.prm and run.json with the provenance of the run) goes to the directory named in
+the case's 'Output' subsection.
 )";
 
-  void read_case(dealii::ParameterHandler &prm, const std::string &file)
+  /// The command line: what to do, the case file and the --set overrides.
+  struct Arguments
   {
-    AssertThrow(std::filesystem::exists(file), dealii::ExcMessage("Case file '" + file + "' does not exist."));
-    prm.parse_input(file);
+    enum class Action
+    {
+      run,
+      check,
+      help,
+      print_parameters,
+      version,
+      usage_error
+    } action = Action::usage_error;
+    std::string              case_file;
+    std::vector<std::string> overrides;
+  };
+
+  Arguments parse_arguments(const std::vector<std::string> &args)
+  {
+    Arguments a;
+    if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h"))
+      a.action = Arguments::Action::help;
+    else if (args.size() == 1 && args[0] == "--print-parameters")
+      a.action = Arguments::Action::print_parameters;
+    else if (args.size() == 1 && args[0] == "--version")
+      a.action = Arguments::Action::version;
+    if (a.action != Arguments::Action::usage_error)
+      return a;
+    bool check = false;
+    for (unsigned int i = 0; i < args.size(); ++i)
+      if (args[i] == "--check" && !check)
+        check = true;
+      else if (args[i] == "--set" && i + 1 < args.size())
+        a.overrides.push_back(args[++i]);
+      else if (args[i].rfind("-", 0) != 0 && a.case_file.empty())
+        a.case_file = args[i];
+      else
+        return Arguments();
+    if (!a.case_file.empty())
+      a.action = check ? Arguments::Action::check : Arguments::Action::run;
+    return a;
+  }
+
+  /// Parses the case file, then each override "Section/.../Name=value" as the parameter-file
+  /// text it stands for, so that it is validated exactly like a line of the file.
+  void read_case(dealii::ParameterHandler &prm, const Arguments &arguments)
+  {
+    AssertThrow(std::filesystem::exists(arguments.case_file),
+                dealii::ExcMessage("Case file '" + arguments.case_file + "' does not exist."));
+    prm.parse_input(arguments.case_file);
+    for (const std::string &entry : arguments.overrides)
+      {
+        const auto equal = entry.find('=');
+        AssertThrow(
+          equal != std::string::npos && equal > 0,
+          dealii::ExcMessage("--set '" + entry + "': expected PATH=VALUE, e.g. --set \"Time stepping/End time=0.5\"."));
+        const auto  path = dealii::Utilities::split_string_list(entry.substr(0, equal), '/');
+        std::string text;
+        for (unsigned int i = 0; i + 1 < path.size(); ++i)
+          text += "subsection " + path[i] + "\n";
+        text += "set " + path.back() + " = " + entry.substr(equal + 1) + "\n";
+        for (unsigned int i = 0; i + 1 < path.size(); ++i)
+          text += "end\n";
+        try
+          {
+            prm.parse_input_from_string(text);
+          }
+        catch (const std::exception &error)
+          {
+            // The message names line and "file" of the generated text: name the override instead.
+            std::string message = hydrostat::message_of(error);
+            message             = message.substr(message.find(": ") + 2);
+            throw dealii::ExcMessage("--set '" + entry + "': " + message);
+          }
+      }
+  }
+
+  std::string output_directory(dealii::ParameterHandler &prm)
+  {
+    prm.enter_subsection("Output");
+    const std::string directory = prm.get("Directory");
+    prm.leave_subsection();
+    return directory;
   }
 
   /// Discards what is written to it.
@@ -63,47 +151,57 @@ int main(int argc, char **argv)
   // Outside the try block, so that an exception from setup() or run() is caught before the
   // Simulation (and its parallel TimerOutput) is destroyed.
   std::unique_ptr<hydrostat::Simulation> simulation;
+  std::optional<hydrostat::RunRecord>    record;
   try
     {
       dealii::ParameterHandler prm;
       hydrostat::Simulation::declare_parameters(prm);
-      if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h"))
+      const Arguments arguments = parse_arguments(args);
+      switch (arguments.action)
         {
-          if (root)
-            std::cout << usage;
-          return 0;
+          case Arguments::Action::help:
+            if (root)
+              std::cout << usage;
+            return 0;
+          case Arguments::Action::print_parameters:
+            if (root)
+              prm.print_parameters(std::cout, dealii::ParameterHandler::PRM);
+            return 0;
+          case Arguments::Action::version:
+            if (root)
+              std::cout << "hydrostat " << HYDROSTAT_VERSION << " (git " << HYDROSTAT_GIT_COMMIT << "), deal.II "
+                        << DEAL_II_PACKAGE_VERSION << ", Trilinos " << TRILINOS_VERSION_STRING << std::endl;
+            return 0;
+          case Arguments::Action::usage_error:
+            if (root)
+              std::cerr << usage;
+            return 2;
+          case Arguments::Action::check:
+          case Arguments::Action::run:
+            break;
         }
-      if (args.size() == 1 && args[0] == "--print-parameters")
-        {
-          if (root)
-            prm.print_parameters(std::cout, dealii::ParameterHandler::PRM);
-          return 0;
-        }
-      if (args.size() == 2 && args[0] == "--check")
-        {
-          read_case(prm, args[1]);
-          check_parameters(prm);
-          simulation = std::make_unique<hydrostat::Simulation>(prm, MPI_COMM_WORLD, std::cout);
-          simulation->setup();
-          if (root)
-            std::cout << args[1] << ": OK (" << simulation->n_dofs() << " DoFs)" << std::endl;
-          return 0;
-        }
-      if (args.size() != 1 || args[0].rfind("-", 0) == 0)
-        {
-          if (root)
-            std::cerr << usage;
-          return 2;
-        }
-      read_case(prm, args[0]);
+      read_case(prm, arguments);
       check_parameters(prm);
       simulation = std::make_unique<hydrostat::Simulation>(prm, MPI_COMM_WORLD, std::cout);
+      if (arguments.action == Arguments::Action::check)
+        {
+          simulation->setup();
+          if (root)
+            std::cout << arguments.case_file << ": OK (" << simulation->n_dofs() << " DoFs)" << std::endl;
+          return 0;
+        }
+      record.emplace(hydrostat::RunRecord::Program{"hydrostat", HYDROSTAT_VERSION, HYDROSTAT_GIT_COMMIT},
+                     output_directory(prm), arguments.case_file, arguments.overrides, prm, MPI_COMM_WORLD);
       simulation->run();
+      record->finish("finished");
     }
   catch (const std::exception &error)
     {
+      const std::string message = hydrostat::message_of(error);
+      if (record)
+        record->finish("failed", message);
       if (root)
-        std::cerr << "hydrostat: error: " << hydrostat::message_of(error) << std::endl;
+        std::cerr << "hydrostat: error: " << message << std::endl;
       return 1;
     }
   return 0;
