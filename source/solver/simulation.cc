@@ -142,12 +142,15 @@ namespace hydrostat
       if (cell->is_locally_owned())
         used.insert(cell->material_id());
     used = Utilities::MPI::compute_set_union(used, comm);
+    materials.check_used(used);
     for (const types::material_id id : used)
       {
-        const auto &p = materials[id].law.parameters(); // throws if the id has no material
-        pcout << "Material " << int(id) << ": c1 = " << p.c1 << " Pa, c2 = " << p.c2 << " Pa, K = " << p.K
-              << " Pa -> mu = " << p.shear_modulus() << " Pa, nu = " << p.poisson_ratio()
-              << ", density = " << materials[id].density << " kg/m^3" << std::endl;
+        const TissueLaw   &law = *materials[id].law;
+        std::ostringstream constants;
+        law.print_constants(constants);
+        pcout << "Material " << int(id) << ": " << constants.str() << " -> mu = " << law.shear_modulus()
+              << " Pa, nu = " << law.poisson_ratio() << ", density = " << materials[id].density << " kg/m^3"
+              << std::endl;
       }
     setup_dofs();
     setup_muscles();
@@ -185,7 +188,8 @@ namespace hydrostat
     DoFTools::extract_locally_relevant_dofs(dof_handler, relevant_dofs);
 
     for (unsigned int id = 0; id < TissueMaterials::max_ids; ++id)
-      small_strain_tangent.push_back(materials[id].law.nominal_response(unit_symmetric_tensor<3>()).A);
+      small_strain_tangent.push_back(
+        materials.defined(id) ? materials[id].law->nominal_response(unit_symmetric_tensor<3>()).A : Tensor<4, 3>());
 
     Vector zero;
     reinit_vector(zero);
@@ -417,9 +421,9 @@ namespace hydrostat
                     J_tilde[q] += psi[q][a] * j_coeff[a];
                   for (unsigned int a = 0; a < n_p; ++a)
                     {
-                      b[a] += psi[q][a] * tissue.law.dU_dJ(J_tilde[q]) * fe_values.JxW(q);
+                      b[a] += psi[q][a] * tissue.law->dU_dJ(J_tilde[q]) * fe_values.JxW(q);
                       for (unsigned int bb = 0; bb < n_p; ++bb)
-                        K_JJ(a, bb) += psi[q][a] * tissue.law.d2U_dJ2(J_tilde[q]) * psi[q][bb] * fe_values.JxW(q);
+                        K_JJ(a, bb) += psi[q][a] * tissue.law->d2U_dJ2(J_tilde[q]) * psi[q][bb] * fe_values.JxW(q);
                     }
                 }
               M_inv.vmult(p_coeff, b);
@@ -438,12 +442,12 @@ namespace hydrostat
               NominalStressTangent response;
               if (three_field)
                 {
-                  auto [tau, Jc]           = tissue.law.isochoric_response(F[q]);
+                  auto [tau, Jc]           = tissue.law->isochoric_response(F[q]);
                   const auto [tau_v, Jc_v] = volumetric_response(J[q], p_tilde[q], 0.0);
                   response                 = nominal_from_kirchhoff(F[q], tau + tau_v, Jc + Jc_v);
                 }
               else
-                response = tissue.law.nominal_response(F[q]);
+                response = tissue.law->nominal_response(F[q]);
               const auto &muscle = muscle_points.get_data(cell)[q]->groups;
               if (!muscle.empty())
                 response += muscles.response(muscle, X, F[q], F_dot[q], c.v_u, t, muscle_dt);
@@ -496,8 +500,7 @@ namespace hydrostat
               tmp.mmult(G, M);
               const double h = cell->diameter();
               pressure_blocks.add_cell(cell, dofs, K_up, G, M,
-                                       tissue.law.parameters().shear_modulus() +
-                                         rho * (c.a_u + alpha_M * c.v_u) * dynamic * h * h,
+                                       tissue.law->shear_modulus() + rho * (c.a_u + alpha_M * c.v_u) * dynamic * h * h,
                                        cell_matrix.trace() / n_dofs, inhomogeneous);
             }
           else if (three_field && system && !mass_only)

@@ -247,8 +247,8 @@ namespace hydrostat
               kinetic += 0.5 * tissue.density * v * v * JxW;
               cell_volume += JxW;
               cell_J += determinant(F) * JxW;
-              cell_W_iso += tissue.law.isochoric_energy(F) * JxW;
-              cell_W += tissue.law.energy(F) * JxW;
+              cell_W_iso += tissue.law->isochoric_energy(F) * JxW;
+              cell_W += tissue.law->energy(F) * JxW;
               const Tensor<1, 3> g =
                 boundary_conditions.body_acceleration().vector_value(fe_values.quadrature_point(q), current_time);
               for (unsigned int i = 0; i < n_dofs; ++i)
@@ -258,7 +258,7 @@ namespace hydrostat
           volume += cell_J;
           // Three-field: W = W_iso(F) + U(J̃), with J̃ the cell projection of J (exact for
           // k = 1, where J̃ is the cell mean; for k > 1 the mean is used here).
-          strain += three_field ? cell_W_iso + tissue.law.U(cell_J / cell_volume) * cell_volume : cell_W;
+          strain += three_field ? cell_W_iso + tissue.law->U(cell_J / cell_volume) * cell_volume : cell_W;
 
           for (const auto &face : cell->face_iterators())
             if (face->at_boundary())
@@ -383,7 +383,7 @@ namespace hydrostat
           fe_values.reinit(cell);
           cell->get_dof_values(u_n_ghost, u_local);
           cell->get_dof_values(v_n_ghost, v_local);
-          const auto        &law    = materials[cell->material_id()].law;
+          const TissueLaw   &law    = *materials[cell->material_id()].law;
           const auto         points = muscle_points.get_data(cell);
           const unsigned int k      = cell->active_cell_index();
           std::fill(group_volume.begin(), group_volume.end(), 0.0);
