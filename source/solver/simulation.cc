@@ -11,6 +11,7 @@
 #include <deal.II/numerics/vector_tools.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/solver/cell_kernels.h>
 #include <hydrostat/solver/simulation.h>
 
 #include <cmath>
@@ -348,12 +349,14 @@ namespace hydrostat
     dealii::Vector<double> cell_residual(n_dofs), u_local(n_dofs), un_local(n_dofs), vn_local(n_dofs), an_local(n_dofs),
       a_local(n_dofs), v_local(n_dofs);
     std::vector<types::global_dof_index> dofs(n_dofs);
-    std::vector<Tensor<2, 3>>            F(n_q), F_dot(n_q);
-    std::vector<double>                  J(n_q), p_tilde(n_q), J_tilde(n_q);
-    std::vector<std::vector<double>>     psi(n_q);
-    FullMatrix<double> M(n_p, n_p), M_inv(n_p, n_p), K_JJ(n_p, n_p), K_up(n_dofs, n_p), K_up_G(n_dofs, n_p),
-      G(n_p, n_p), tmp(n_p, n_p);
-    dealii::Vector<double> j_coeff(n_p), p_coeff(n_p), b(n_p);
+    CellKinematics                       kinematics, face_kinematics;
+    ThreeFieldCell                       three_field_cell(formulation, *quadrature);
+    const auto                          &F = kinematics.F, &F_dot = kinematics.F_dot;
+    const auto                          &J   = kinematics.J;
+    const auto                          &psi = three_field_cell.psi;
+    const auto                          &M = three_field_cell.M, &M_inv = three_field_cell.M_inv;
+    const auto                          &K_JJ = three_field_cell.K_JJ;
+    FullMatrix<double>                   K_up(n_dofs, n_p), K_up_G(n_dofs, n_p), G(n_p, n_p), tmp(n_p, n_p);
 
     bool inverted = false;
     for (const auto &cell : dof_handler.active_cell_iterators())
@@ -377,62 +380,16 @@ namespace hydrostat
           cell_matrix                = 0;
           cell_residual              = 0;
 
-          for (unsigned int q = 0; q < n_q; ++q)
+          kinematics.reinit(fe_values, u_local, v_local);
+          if (kinematics.inverted())
             {
-              F[q]     = unit_symmetric_tensor<3>();
-              F_dot[q] = 0;
-              for (unsigned int i = 0; i < n_dofs; ++i)
-                {
-                  const Tensor<1, 3> &g = fe_values.shape_grad(i, q);
-                  F[q][component[i]] += u_local[i] * g;
-                  F_dot[q][component[i]] += v_local[i] * g;
-                }
-              J[q] = determinant(F[q]);
-              if (J[q] <= 0)
-                inverted = true;
+              inverted = true;
+              break;
             }
-          if (inverted)
-            break;
-
           if (three_field)
             {
-              // J̃ = L² projection of J, p̃ = projection of U'(J̃) (see Formulation).
-              M    = 0;
-              b    = 0;
+              three_field_cell.reinit(fe_values, J, *tissue.law);
               K_up = 0;
-              for (unsigned int q = 0; q < n_q; ++q)
-                {
-                  formulation.pressure_basis(quadrature->point(q), psi[q]);
-                  for (unsigned int a = 0; a < n_p; ++a)
-                    {
-                      b[a] += psi[q][a] * J[q] * fe_values.JxW(q);
-                      for (unsigned int bb = 0; bb < n_p; ++bb)
-                        M(a, bb) += psi[q][a] * psi[q][bb] * fe_values.JxW(q);
-                    }
-                }
-              M_inv.invert(M);
-              M_inv.vmult(j_coeff, b);
-              b    = 0;
-              K_JJ = 0;
-              for (unsigned int q = 0; q < n_q; ++q)
-                {
-                  J_tilde[q] = 0;
-                  for (unsigned int a = 0; a < n_p; ++a)
-                    J_tilde[q] += psi[q][a] * j_coeff[a];
-                  for (unsigned int a = 0; a < n_p; ++a)
-                    {
-                      b[a] += psi[q][a] * tissue.law->dU_dJ(J_tilde[q]) * fe_values.JxW(q);
-                      for (unsigned int bb = 0; bb < n_p; ++bb)
-                        K_JJ(a, bb) += psi[q][a] * tissue.law->d2U_dJ2(J_tilde[q]) * psi[q][bb] * fe_values.JxW(q);
-                    }
-                }
-              M_inv.vmult(p_coeff, b);
-              for (unsigned int q = 0; q < n_q; ++q)
-                {
-                  p_tilde[q] = 0;
-                  for (unsigned int a = 0; a < n_p; ++a)
-                    p_tilde[q] += psi[q][a] * p_coeff[a];
-                }
             }
 
           for (unsigned int q = 0; q < n_q; ++q)
@@ -443,7 +400,7 @@ namespace hydrostat
               if (three_field)
                 {
                   auto [tau, Jc]           = tissue.law->isochoric_response(F[q]);
-                  const auto [tau_v, Jc_v] = volumetric_response(J[q], p_tilde[q], 0.0);
+                  const auto [tau_v, Jc_v] = volumetric_response(J[q], three_field_cell.p_tilde[q], 0.0);
                   response                 = nominal_from_kirchhoff(F[q], tau + tau_v, Jc + Jc_v);
                 }
               else
@@ -518,6 +475,7 @@ namespace hydrostat
                 if (face->boundary_id() == load.boundary_id)
                   {
                     fe_face_values.reinit(cell, face);
+                    face_kinematics.reinit(fe_face_values, u_local);
                     for (unsigned int q = 0; q < face_quadrature->size(); ++q)
                       {
                         const Point<3> &X  = fe_face_values.quadrature_point(q);
@@ -530,13 +488,10 @@ namespace hydrostat
                             continue;
                           }
                         // Follower pressure: t0 = −p cof(F) N0, cof F = J F^{-T}.
-                        const double pressure = load.value->value(X, t);
-                        Tensor<2, 3> Fq       = unit_symmetric_tensor<3>();
-                        for (unsigned int i = 0; i < n_dofs; ++i)
-                          Fq[component[i]] += u_local[i] * fe_face_values.shape_grad(i, q);
-                        const double       Jq    = determinant(Fq);
-                        const Tensor<2, 3> F_inv = invert(Fq);
-                        const Tensor<1, 3> n     = transpose(F_inv) * fe_face_values.normal_vector(q);
+                        const double       pressure = load.value->value(X, t);
+                        const double       Jq       = face_kinematics.J[q];
+                        const Tensor<2, 3> F_inv    = invert(face_kinematics.F[q]);
+                        const Tensor<1, 3> n        = transpose(F_inv) * fe_face_values.normal_vector(q);
                         for (unsigned int i = 0; i < n_dofs; ++i)
                           {
                             const unsigned int ci = component[i];

@@ -5,6 +5,7 @@
 #include <deal.II/fe/fe_values.h>
 #include <deal.II/numerics/data_out.h>
 
+#include <hydrostat/solver/cell_kernels.h>
 #include <hydrostat/solver/simulation.h>
 
 #include <chrono>
@@ -191,19 +192,16 @@ namespace hydrostat
     FEValues<3>            fe_values(*fe, *quadrature, update_gradients | update_quadrature_points);
     const unsigned int     n_dofs = fe->n_dofs_per_cell();
     dealii::Vector<double> u_local(n_dofs);
+    CellKinematics         kinematics;
     for (const auto &cell : dof_handler.active_cell_iterators())
       if (cell->is_locally_owned())
         {
           fe_values.reinit(cell);
           cell->get_dof_values(u_n_ghost, u_local);
           const auto points = muscle_points.get_data(cell);
+          kinematics.reinit(fe_values, u_local);
           for (unsigned int q = 0; q < quadrature->size(); ++q)
-            {
-              Tensor<2, 3> F = unit_symmetric_tensor<3>();
-              for (unsigned int i = 0; i < n_dofs; ++i)
-                F[fe->system_to_component_index(i).first] += u_local[i] * fe_values.shape_grad(i, q);
-              muscles.commit(points[q]->groups, fe_values.quadrature_point(q), F, current_time, dt);
-            }
+            muscles.commit(points[q]->groups, fe_values.quadrature_point(q), kinematics.F[q], current_time, dt);
         }
   }
 
@@ -219,6 +217,9 @@ namespace hydrostat
     std::vector<types::global_dof_index> dofs(n_dofs);
     const bool                           three_field = formulation.type == Formulation::Type::three_field;
     double                               kinetic = 0, strain = 0, volume = 0;
+    CellKinematics                       kinematics, face_kinematics;
+    ThreeFieldCell                       three_field_cell(formulation, *quadrature);
+    std::vector<Tensor<1, 3>>            velocity;
     f_ext_n = 0;
     AffineConstraints<double> none;
     none.close();
@@ -230,23 +231,18 @@ namespace hydrostat
           cell->get_dof_indices(dofs);
           cell->get_dof_values(u_n_ghost, u_local);
           cell->get_dof_values(v_n_ghost, v_local);
-          const auto &tissue      = materials[cell->material_id()];
-          double      cell_volume = 0, cell_J = 0, cell_W_iso = 0, cell_W = 0;
+          const auto &tissue     = materials[cell->material_id()];
+          double      cell_W_iso = 0, cell_W = 0;
           f_local = 0;
+          kinematics.reinit(fe_values, u_local);
+          vector_values(fe_values, v_local, velocity);
           for (unsigned int q = 0; q < quadrature->size(); ++q)
             {
-              Tensor<2, 3> F = unit_symmetric_tensor<3>();
-              Tensor<1, 3> v;
-              for (unsigned int i = 0; i < n_dofs; ++i)
-                {
-                  const unsigned int c = fe->system_to_component_index(i).first;
-                  F[c] += u_local[i] * fe_values.shape_grad(i, q);
-                  v[c] += v_local[i] * fe_values.shape_value(i, q);
-                }
-              const double JxW = fe_values.JxW(q);
+              const Tensor<2, 3> &F   = kinematics.F[q];
+              const Tensor<1, 3> &v   = velocity[q];
+              const double        JxW = fe_values.JxW(q);
               kinetic += 0.5 * tissue.density * v * v * JxW;
-              cell_volume += JxW;
-              cell_J += determinant(F) * JxW;
+              volume += kinematics.J[q] * JxW;
               cell_W_iso += tissue.law->isochoric_energy(F) * JxW;
               cell_W += tissue.law->energy(F) * JxW;
               const Tensor<1, 3> g =
@@ -255,10 +251,10 @@ namespace hydrostat
                 f_local[i] +=
                   tissue.density * g[fe->system_to_component_index(i).first] * fe_values.shape_value(i, q) * JxW;
             }
-          volume += cell_J;
-          // Three-field: W = W_iso(F) + U(J̃), with J̃ the cell projection of J (exact for
-          // k = 1, where J̃ is the cell mean; for k > 1 the mean is used here).
-          strain += three_field ? cell_W_iso + tissue.law->U(cell_J / cell_volume) * cell_volume : cell_W;
+          // Three-field: W = W_iso(F) + U(J̃), the potential of the element's equations (for every k).
+          if (three_field)
+            three_field_cell.reinit(fe_values, kinematics.J, *tissue.law);
+          strain += three_field ? cell_W_iso + three_field_cell.volumetric_energy() : cell_W;
 
           for (const auto &face : cell->face_iterators())
             if (face->at_boundary())
@@ -266,6 +262,7 @@ namespace hydrostat
                 if (face->boundary_id() == load.boundary_id)
                   {
                     fe_face_values.reinit(cell, face);
+                    face_kinematics.reinit(fe_face_values, u_local);
                     for (unsigned int q = 0; q < face_quadrature->size(); ++q)
                       {
                         const Point<3> &X = fe_face_values.quadrature_point(q);
@@ -273,13 +270,8 @@ namespace hydrostat
                         if (load.type == BoundaryConditions::Load::Type::dead_traction)
                           traction = load.value->vector_value(X, current_time);
                         else
-                          {
-                            Tensor<2, 3> F = unit_symmetric_tensor<3>();
-                            for (unsigned int i = 0; i < n_dofs; ++i)
-                              F[fe->system_to_component_index(i).first] += u_local[i] * fe_face_values.shape_grad(i, q);
-                            traction = -load.value->value(X, current_time) * determinant(F) *
-                                       (transpose(invert(F)) * fe_face_values.normal_vector(q));
-                          }
+                          traction = -load.value->value(X, current_time) * face_kinematics.J[q] *
+                                     (transpose(invert(face_kinematics.F[q])) * fe_face_values.normal_vector(q));
                         for (unsigned int i = 0; i < n_dofs; ++i)
                           f_local[i] += traction[fe->system_to_component_index(i).first] *
                                         fe_face_values.shape_value(i, q) * fe_face_values.JxW(q);
@@ -351,8 +343,8 @@ namespace hydrostat
       paraview = std::make_unique<ParaViewSeries>(output.directory, output.base_name, comm);
 
     // Cell averages: J, the Cauchy stress σ = P Fᵀ/J of tissue and muscle (with the volumetric
-    // stress U'(J̄) of the cell-mean J, which is p̃ for the Q1 three-field element), von Mises
-    // stress, the volumetric stress ("pressure", positive in tension), and per muscle group its
+    // stress of the formulation: p̃ of the three-field element, U'(J) otherwise), von Mises stress,
+    // the volumetric stress ("pressure", positive in tension), and per muscle group its
     // activation, fibre stretch, fibre stress and the reference direction of its first family.
     const unsigned int                                         n_cells = triangulation.n_active_cells();
     std::vector<std::pair<std::string, dealii::Vector<float>>> fields;
@@ -376,6 +368,9 @@ namespace hydrostat
     const unsigned int                     n_dofs = fe->n_dofs_per_cell();
     dealii::Vector<double>                 u_local(n_dofs), v_local(n_dofs);
     std::vector<MuscleGroups::PointOutput> muscle_output;
+    const bool                             three_field = formulation.type == Formulation::Type::three_field;
+    CellKinematics                         kinematics;
+    ThreeFieldCell                         three_field_cell(formulation, *quadrature);
     std::vector<double>                    group_volume(muscles.n_groups());
     for (const auto &cell : dof_handler.active_cell_iterators())
       if (cell->is_locally_owned())
@@ -387,26 +382,20 @@ namespace hydrostat
           const auto         points = muscle_points.get_data(cell);
           const unsigned int k      = cell->active_cell_index();
           std::fill(group_volume.begin(), group_volume.end(), 0.0);
-          std::vector<Tensor<2, 3>> F(quadrature->size()), F_dot(quadrature->size());
-          double                    volume = 0, J_mean = 0;
-          for (unsigned int q = 0; q < quadrature->size(); ++q)
-            {
-              F[q] = unit_symmetric_tensor<3>();
-              for (unsigned int i = 0; i < n_dofs; ++i)
-                {
-                  const unsigned int c = fe->system_to_component_index(i).first;
-                  F[q][c] += u_local[i] * fe_values.shape_grad(i, q);
-                  F_dot[q][c] += v_local[i] * fe_values.shape_grad(i, q);
-                }
-              volume += fe_values.JxW(q);
-              J_mean += determinant(F[q]) * fe_values.JxW(q);
-            }
-          J_mean /= volume;
-          const double          p = law.dU_dJ(J_mean);
+          kinematics.reinit(fe_values, u_local, v_local);
+          const auto &F = kinematics.F, &F_dot = kinematics.F_dot;
+          if (three_field)
+            three_field_cell.reinit(fe_values, kinematics.J, law);
+          // Volumetric stress ("pressure") per point: p̃ of the three-field element, U'(J) otherwise.
+          double                volume = 0, J_mean = 0, p_mean = 0;
           SymmetricTensor<2, 3> sigma;
           for (unsigned int q = 0; q < quadrature->size(); ++q)
             {
-              const double J = determinant(F[q]);
+              const double J = kinematics.J[q];
+              const double p = three_field ? three_field_cell.p_tilde[q] : law.dU_dJ(J);
+              volume += fe_values.JxW(q);
+              J_mean += J * fe_values.JxW(q);
+              p_mean += p * fe_values.JxW(q);
               Tensor<2, 3> tau(law.tau_iso(F[q]));
               const auto  &muscle = points[q]->groups;
               if (!muscle.empty())
@@ -429,8 +418,10 @@ namespace hydrostat
                 }
               sigma += symmetrize(tau) / J * fe_values.JxW(q);
             }
+          J_mean /= volume;
+          p_mean /= volume;
           sigma /= volume;
-          sigma += p * unit_symmetric_tensor<3>();
+          sigma += p_mean * unit_symmetric_tensor<3>();
           for (unsigned int g = 0; g < muscles.n_groups(); ++g)
             for (unsigned int f = 0; f < 6; ++f)
               fields[muscle_field + 6 * g + f].second[k] /= std::max(group_volume[g], 1e-300);
@@ -439,7 +430,7 @@ namespace hydrostat
           for (unsigned int c = 0; c < 6; ++c)
             fields[sigma_field + c].second[k] = sigma[idx[c][0]][idx[c][1]];
           fields[von_mises_field].second[k] = std::sqrt(1.5) * deviator(sigma).norm();
-          fields[pressure_field].second[k]  = p;
+          fields[pressure_field].second[k]  = p_mean;
           fields[material_field].second[k]  = cell->material_id();
           fields[rank_field].second[k]      = Utilities::MPI::this_mpi_process(comm);
         }

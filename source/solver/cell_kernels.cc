@@ -1,0 +1,116 @@
+#include <deal.II/fe/fe_values_extractors.h>
+
+#include <hydrostat/solver/cell_kernels.h>
+
+namespace hydrostat
+{
+  using namespace dealii;
+
+  namespace
+  {
+    const FEValuesExtractors::Vector displacement(0);
+
+    /// The cell values as the std::vector that the deal.II library instantiates the
+    /// *_from_local_dof_values functions for (not for dealii::Vector).
+    const std::vector<double> &as_std_vector(const dealii::Vector<double> &local)
+    {
+      thread_local std::vector<double> buffer;
+      buffer.assign(local.begin(), local.end());
+      return buffer;
+    }
+  } // namespace
+
+  void CellKinematics::reinit(const FEValuesBase<3> &fe_values, const dealii::Vector<double> &u_local)
+  {
+    const unsigned int n_q = fe_values.n_quadrature_points;
+    F.resize(n_q);
+    J.resize(n_q);
+    fe_values[displacement].get_function_gradients_from_local_dof_values(as_std_vector(u_local), F);
+    for (unsigned int q = 0; q < n_q; ++q)
+      {
+        for (unsigned int d = 0; d < 3; ++d)
+          F[q][d][d] += 1.0;
+        J[q] = determinant(F[q]);
+      }
+  }
+
+  void CellKinematics::reinit(const FEValuesBase<3> &fe_values, const dealii::Vector<double> &u_local,
+                              const dealii::Vector<double> &v_local)
+  {
+    reinit(fe_values, u_local);
+    F_dot.resize(fe_values.n_quadrature_points);
+    fe_values[displacement].get_function_gradients_from_local_dof_values(as_std_vector(v_local), F_dot);
+  }
+
+  bool CellKinematics::inverted() const
+  {
+    for (const double j : J)
+      if (j <= 0)
+        return true;
+    return false;
+  }
+
+  void vector_values(const FEValuesBase<3> &fe_values, const dealii::Vector<double> &local,
+                     std::vector<Tensor<1, 3>> &values)
+  {
+    values.resize(fe_values.n_quadrature_points);
+    fe_values[displacement].get_function_values_from_local_dof_values(as_std_vector(local), values);
+  }
+
+  ThreeFieldCell::ThreeFieldCell(const Formulation &formulation, const Quadrature<3> &quadrature)
+    : psi(quadrature.size())
+    , J_tilde(quadrature.size())
+    , p_tilde(quadrature.size())
+  {
+    const unsigned int n_p = formulation.n_pressure_functions();
+    for (unsigned int q = 0; q < quadrature.size(); ++q)
+      formulation.pressure_basis(quadrature.point(q), psi[q]);
+    for (FullMatrix<double> *A : {&M, &M_inv, &K_JJ})
+      A->reinit(n_p, n_p);
+    for (dealii::Vector<double> *v : {&j_coeff, &p_coeff, &b})
+      v->reinit(n_p);
+  }
+
+  void ThreeFieldCell::reinit(const FEValues<3> &fe_values, const std::vector<double> &J, const TissueLaw &law)
+  {
+    const unsigned int n_q = psi.size(), n_p = M.m();
+    // J̃: M j = ∫ ψ J.
+    M = 0;
+    b = 0;
+    for (unsigned int q = 0; q < n_q; ++q)
+      for (unsigned int a = 0; a < n_p; ++a)
+        {
+          b[a] += psi[q][a] * J[q] * fe_values.JxW(q);
+          for (unsigned int c = 0; c < n_p; ++c)
+            M(a, c) += psi[q][a] * psi[q][c] * fe_values.JxW(q);
+        }
+    M_inv.invert(M);
+    M_inv.vmult(j_coeff, b);
+    // p̃: M p = ∫ ψ U'(J̃); K_JJ = ∫ ψ U''(J̃) ψᵀ.
+    b    = 0;
+    K_JJ = 0;
+    for (unsigned int q = 0; q < n_q; ++q)
+      {
+        J_tilde[q] = 0;
+        for (unsigned int a = 0; a < n_p; ++a)
+          J_tilde[q] += psi[q][a] * j_coeff[a];
+        for (unsigned int a = 0; a < n_p; ++a)
+          {
+            b[a] += psi[q][a] * law.dU_dJ(J_tilde[q]) * fe_values.JxW(q);
+            for (unsigned int c = 0; c < n_p; ++c)
+              K_JJ(a, c) += psi[q][a] * law.d2U_dJ2(J_tilde[q]) * psi[q][c] * fe_values.JxW(q);
+          }
+      }
+    M_inv.vmult(p_coeff, b);
+    energy = pressure_integral = volume = 0;
+    for (unsigned int q = 0; q < n_q; ++q)
+      {
+        p_tilde[q] = 0;
+        for (unsigned int a = 0; a < n_p; ++a)
+          p_tilde[q] += psi[q][a] * p_coeff[a];
+        energy += law.U(J_tilde[q]) * fe_values.JxW(q);
+        pressure_integral += p_tilde[q] * fe_values.JxW(q);
+        volume += fe_values.JxW(q);
+      }
+  }
+} // namespace hydrostat
