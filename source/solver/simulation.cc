@@ -107,6 +107,7 @@ namespace hydrostat
     formulation.parse_parameters(prm);
     newmark.parse_parameters(prm);
     newton.parse_parameters(prm);
+    newton_solver = std::make_unique<NewtonSolver>(newton, pcout);
     stepping.parse_parameters(prm);
     linear_solver.parse_parameters(prm);
     muscles.parse_parameters(prm);

@@ -27,97 +27,39 @@ namespace hydrostat
     }
   } // namespace
 
-  bool Simulation::newton_solve(const double dt)
+  bool Simulation::newton_solve(const double dt, Vector &u)
   {
-    newton_residuals.clear();
-    Vector u, u_ghost(owned_dofs, relevant_dofs, comm), du, residual, rhs, trial_residual;
-    for (Vector *v : {&u, &du, &residual, &rhs, &trial_residual})
-      reinit_vector(*v);
     // Predictor: u_n + Δt v_n + ½ Δt² a_n (constant acceleration; in quasi-static mode, where
     // a = 0 and v is the last step's rate, a linear extrapolation). Starting from u_n instead
     // makes the first Newton step linearise every rotation of the step, which in bending of
     // nearly incompressible tissue produces a large spurious volume change.
+    reinit_vector(u);
     u = u_n;
     u.add(dt, v_n, 0.5 * dt * dt, a_n);
+
+    Vector u_ghost(owned_dofs, relevant_dofs, comm), rhs;
+    reinit_vector(rhs);
     AffineConstraints<double> inhomogeneous, homogeneous;
-
-    for (unsigned int it = 0; it <= newton.max_iterations; ++it)
-      {
-        u_ghost = u;
-        make_constraints(u_ghost, current_time + dt, inhomogeneous, homogeneous);
-        if (!assemble(u, dt, residual, &tangent, &rhs, inhomogeneous, homogeneous))
-          return false;
-        const double r = residual.l2_norm();
-        newton_residuals.push_back(r);
-        if (!std::isfinite(r))
-          return false;
-        residual_reference = std::max(residual_reference, r);
-
-        // Prescribed displacements not yet applied count as an unconverged update.
-        double pending_increment = 0;
-        for (const auto line : inhomogeneous.get_lines())
-          pending_increment = std::max(pending_increment, std::abs(line.inhomogeneity));
-        pending_increment = Utilities::MPI::max(pending_increment, comm);
-
-        const bool residual_ok = r <= std::max(newton.residual_absolute, newton.residual_relative * residual_reference);
-        const bool update_ok =
-          it > 0 && du.l2_norm() <= std::max(newton.update_absolute, newton.update_relative * u.l2_norm());
-        if (residual_ok && pending_increment == 0 && (update_ok || r == 0 || it == 0))
-          {
-            u_n = u; // accepted below by accept_step
-            return true;
-          }
-        if (it == newton.max_iterations)
-          return false;
-
-        du = 0;
-        LinearSolver::Statistics statistics;
-        try
-          {
-            statistics = linear_solver.solve(tangent, du, rhs, dof_handler, &timer,
-                                             linear_solver.block_preconditioner() ? &pressure_blocks : nullptr);
-          }
-        catch (const LinearSolverFailure &failure)
-          {
-            pcout << "  linear solver: " << failure.what() << std::endl;
-            return false;
-          }
-        last_linear_iterations = statistics.iterations;
-        inhomogeneous.distribute(du);
-
-        // Backtracking: a step is accepted if it inverts no element and either the directional
-        // derivative of the potential, g(α) = δu·R(u + α δu), has dropped (strong Wolfe,
-        // |g(α)| ≤ 0.9 |g(0)|) or |R| has (Armijo, c = 1e-4). |R| alone is dominated by the
-        // second-order volume change that any linearised step produces in nearly incompressible
-        // tissue and would reject good full Newton steps; g is not. The step is halved otherwise
-        // (not while a prescribed displacement is being applied); if no halving is accepted, the
-        // longest step that inverts nothing is taken. Without line search an inversion is found at the
-        // next assembly and cuts the time step.
-        const double g0    = std::abs(du * residual);
-        double       alpha = 1.0, longest_admissible = 0.0;
-        while (newton.line_search)
-          {
-            Vector trial = u;
-            trial.add(alpha, du);
-            const bool ok = assemble(trial, dt, trial_residual, nullptr, nullptr, homogeneous, homogeneous);
-            if (ok && longest_admissible == 0.0)
-              longest_admissible = alpha;
-            if (ok && (pending_increment > 0 || std::abs(du * trial_residual) <= 0.9 * g0 ||
-                       trial_residual.l2_norm() <= (1.0 - 1e-4 * alpha) * r))
-              break;
-            if (alpha <= std::ldexp(1.0, -int(newton.line_search_steps)))
-              {
-                alpha = longest_admissible > 0 ? longest_admissible : alpha;
-                break;
-              }
-            alpha *= 0.5;
-          }
-        u.add(alpha, du);
-        if (newton.verbose)
-          pcout << "    Newton " << it << ": |R| = " << scientific(r, 3) << ", |du| = " << scientific(du.l2_norm(), 3)
-                << ", line search " << alpha << ", linear iterations " << statistics.iterations << std::endl;
-      }
-    return false;
+    NewtonSolver::Problem     problem;
+    problem.system = [&](const Vector &u_trial, Vector &residual, double &pending_increment) {
+      u_ghost = u_trial;
+      make_constraints(u_ghost, current_time + dt, inhomogeneous, homogeneous);
+      pending_increment = 0;
+      for (const auto &line : inhomogeneous.get_lines())
+        pending_increment = std::max(pending_increment, std::abs(line.inhomogeneity));
+      pending_increment = Utilities::MPI::max(pending_increment, comm);
+      return assemble(u_trial, dt, residual, &tangent, &rhs, inhomogeneous, homogeneous);
+    };
+    problem.residual = [&](const Vector &u_trial, Vector &residual) {
+      return assemble(u_trial, dt, residual, nullptr, nullptr, homogeneous, homogeneous);
+    };
+    problem.solve = [&](Vector &du) {
+      const LinearSolver::Statistics statistics = linear_solver.solve(
+        tangent, du, rhs, dof_handler, &timer, linear_solver.block_preconditioner() ? &pressure_blocks : nullptr);
+      inhomogeneous.distribute(du);
+      return statistics.iterations;
+    };
+    return newton_solver->solve(problem, u);
   }
 
   double Simulation::advance(const double dt_nominal)
@@ -125,14 +67,14 @@ namespace hydrostat
     double dt = dt_nominal;
     while (true)
       {
-        const Vector u_start = u_n;
-        if (newton_solve(dt))
+        Vector u_new;
+        if (newton_solve(dt, u_new))
           {
-            accept_step(dt);
+            accept_step(dt, u_new);
             return dt;
           }
-        u_n                  = u_start;
-        const double reduced = dt * stepping.cut_back;
+        const std::vector<double> &newton_residuals = newton_solver->residuals();
+        const double               reduced          = dt * stepping.cut_back;
         AssertThrow(reduced >= stepping.minimum_step * (1 - 1e-12),
                     ExcMessage("Newton did not converge at t = " + scientific(current_time + dt) +
                                " s even with the time step cut to " + scientific(dt) +
@@ -149,16 +91,16 @@ namespace hydrostat
       }
   }
 
-  void Simulation::accept_step(const double dt)
+  void Simulation::accept_step(const double dt, const Vector &u_new)
   {
-    // u_n already holds u₊; form a₊, v₊ from the previous state (ghosted copies).
+    // a₊, v₊ from u₊ = u_new and the previous state (ghosted copies).
     const auto c = newmark.coefficients(dt);
     Vector     u_old(owned_dofs, comm), v_new(owned_dofs, comm), a_new(owned_dofs, comm), v_old(owned_dofs, comm),
       a_old(owned_dofs, comm);
     u_old     = u_n_ghost;
     v_old     = v_n_ghost;
     a_old     = a_n_ghost;
-    Vector du = u_n;
+    Vector du = u_new;
     du -= u_old;
     if (newmark.dynamic())
       {
@@ -169,6 +111,7 @@ namespace hydrostat
     v_new = du;
     v_new *= c.v_u;
     v_new.add(c.v_v, v_old, c.v_a, a_old);
+    u_n       = u_new;
     v_n       = v_new;
     a_n       = a_new;
     u_n_ghost = u_n;
@@ -466,13 +409,14 @@ namespace hydrostat
         const double taken     = advance(std::min(dt, remaining));
         ++step;
         // Grow back towards the nominal step after a cut-back.
-        dt                = stepping.next_step(taken, newton_residuals.size() - 1);
+        dt                = stepping.next_step(taken, newton_solver->residuals().size() - 1);
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
         pcout << "step " << std::setw(5) << step << "  t = " << scientific(current_time)
-              << " s  dt = " << scientific(taken, 2) << " s  Newton " << std::setw(2) << newton_residuals.size() - 1
-              << "  |R| " << scientific(newton_residuals.back(), 2) << "  linear its " << last_linear_iterations
-              << "  wall " << std::fixed << std::setprecision(1) << wall << " s" << std::defaultfloat << std::endl;
-        write_csv_row(step, taken, newton_residuals.size() - 1);
+              << " s  dt = " << scientific(taken, 2) << " s  Newton " << std::setw(2)
+              << newton_solver->residuals().size() - 1 << "  |R| " << scientific(newton_solver->residuals().back(), 2)
+              << "  linear its " << newton_solver->last_linear_iterations() << "  wall " << std::fixed
+              << std::setprecision(1) << wall << " s" << std::defaultfloat << std::endl;
+        write_csv_row(step, taken, newton_solver->residuals().size() - 1);
         if (step % output.interval == 0 || current_time >= stepping.end_time * (1 - 1e-12))
           write_output(step);
       }
