@@ -57,6 +57,48 @@ namespace hydrostat
     fe_values[displacement].get_function_values_from_local_dof_values(as_std_vector(local), values);
   }
 
+  void add_face_load(const BoundaryConditions::Load &load, const FEFaceValues<3> &fe_face_values,
+                     const CellKinematics &kinematics, const double t, dealii::Vector<double> &f,
+                     FullMatrix<double> *K_f)
+  {
+    const FiniteElement<3> &fe     = fe_face_values.get_fe();
+    const unsigned int      n_dofs = fe.n_dofs_per_cell();
+    for (unsigned int q = 0; q < fe_face_values.n_quadrature_points; ++q)
+      {
+        const Point<3> &X  = fe_face_values.quadrature_point(q);
+        const double    dA = fe_face_values.JxW(q);
+        if (load.type == BoundaryConditions::Load::Type::dead_traction)
+          {
+            const Tensor<1, 3> traction = load.value->vector_value(X, t);
+            for (unsigned int i = 0; i < n_dofs; ++i)
+              f[i] += traction[fe.system_to_component_index(i).first] * fe_face_values.shape_value(i, q) * dA;
+            continue;
+          }
+        const double       pressure = load.value->value(X, t);
+        const double       J        = kinematics.J[q];
+        const Tensor<2, 3> F_inv    = invert(kinematics.F[q]);
+        const Tensor<1, 3> n        = transpose(F_inv) * fe_face_values.normal_vector(q);
+        for (unsigned int i = 0; i < n_dofs; ++i)
+          {
+            const unsigned int ci = fe.system_to_component_index(i).first;
+            const double       Ni = fe_face_values.shape_value(i, q);
+            f[i] -= pressure * J * n[ci] * Ni * dA;
+            if (!K_f)
+              continue;
+            // d(J F^{-T} N)_ci / dF_cjL = J (F^{-1}_Lcj n_ci − F^{-1}_Lci n_cj).
+            for (unsigned int j = 0; j < n_dofs; ++j)
+              {
+                const unsigned int  cj = fe.system_to_component_index(j).first;
+                const Tensor<1, 3> &gj = fe_face_values.shape_grad(j, q);
+                double              d  = 0;
+                for (unsigned int L = 0; L < 3; ++L)
+                  d += (F_inv[L][cj] * n[ci] - F_inv[L][ci] * n[cj]) * gj[L];
+                (*K_f)(i, j) -= pressure * Ni * J * d * dA;
+              }
+          }
+      }
+  }
+
   ThreeFieldCell::ThreeFieldCell(const Formulation &formulation, const Quadrature<3> &quadrature)
     : psi(quadrature.size())
     , J_tilde(quadrature.size())

@@ -346,9 +346,9 @@ namespace hydrostat
     for (unsigned int i = 0; i < n_dofs; ++i)
       component[i] = fe->system_to_component_index(i).first;
 
-    FullMatrix<double>     cell_matrix(n_dofs, n_dofs);
-    dealii::Vector<double> cell_residual(n_dofs), u_local(n_dofs), un_local(n_dofs), vn_local(n_dofs), an_local(n_dofs),
-      a_local(n_dofs), v_local(n_dofs);
+    FullMatrix<double>     cell_matrix(n_dofs, n_dofs), face_stiffness(n_dofs, n_dofs);
+    dealii::Vector<double> cell_residual(n_dofs), face_load(n_dofs), u_local(n_dofs), un_local(n_dofs),
+      vn_local(n_dofs), an_local(n_dofs), a_local(n_dofs), v_local(n_dofs);
     std::vector<types::global_dof_index> dofs(n_dofs);
     CellKinematics                       kinematics, face_kinematics;
     ThreeFieldCell                       three_field_cell(formulation, *quadrature);
@@ -470,6 +470,7 @@ namespace hydrostat
               K_up_G.mTmult(cell_matrix, K_up, true);
             }
 
+          // Boundary loads enter the residual as −f and the tangent as −∂f/∂u.
           for (const auto &face : cell->face_iterators())
             if (face->at_boundary())
               for (const auto &load : boundary_conditions.loads())
@@ -477,40 +478,13 @@ namespace hydrostat
                   {
                     fe_face_values.reinit(cell, face);
                     face_kinematics.reinit(fe_face_values, u_local);
-                    for (unsigned int q = 0; q < face_quadrature->size(); ++q)
-                      {
-                        const Point<3> &X  = fe_face_values.quadrature_point(q);
-                        const double    dA = fe_face_values.JxW(q);
-                        if (load.type == BoundaryConditions::Load::Type::dead_traction)
-                          {
-                            const Tensor<1, 3> traction = load.value->vector_value(X, t);
-                            for (unsigned int i = 0; i < n_dofs; ++i)
-                              cell_residual[i] -= traction[component[i]] * fe_face_values.shape_value(i, q) * dA;
-                            continue;
-                          }
-                        // Follower pressure: t0 = −p cof(F) N0, cof F = J F^{-T}.
-                        const double       pressure = load.value->value(X, t);
-                        const double       Jq       = face_kinematics.J[q];
-                        const Tensor<2, 3> F_inv    = invert(face_kinematics.F[q]);
-                        const Tensor<1, 3> n        = transpose(F_inv) * fe_face_values.normal_vector(q);
-                        for (unsigned int i = 0; i < n_dofs; ++i)
-                          {
-                            const unsigned int ci = component[i];
-                            const double       Ni = fe_face_values.shape_value(i, q);
-                            cell_residual[i] += pressure * Jq * n[ci] * Ni * dA;
-                            if (!system || mass_only)
-                              continue;
-                            for (unsigned int j = 0; j < n_dofs; ++j)
-                              {
-                                const unsigned int  cj = component[j];
-                                const Tensor<1, 3> &gj = fe_face_values.shape_grad(j, q);
-                                double              d  = 0;
-                                for (unsigned int L = 0; L < 3; ++L)
-                                  d += (F_inv[L][cj] * n[ci] - F_inv[L][ci] * n[cj]) * gj[L];
-                                cell_matrix(i, j) += pressure * Ni * Jq * d * dA;
-                              }
-                          }
-                      }
+                    face_load      = 0;
+                    face_stiffness = 0;
+                    add_face_load(load, fe_face_values, face_kinematics, t, face_load,
+                                  system && !mass_only ? &face_stiffness : nullptr);
+                    cell_residual -= face_load;
+                    if (system && !mass_only)
+                      cell_matrix.add(-1.0, face_stiffness);
                   }
 
           homogeneous.distribute_local_to_global(cell_residual, dofs, residual);

@@ -206,19 +206,7 @@ namespace hydrostat
                   {
                     fe_face_values.reinit(cell, face);
                     face_kinematics.reinit(fe_face_values, u_local);
-                    for (unsigned int q = 0; q < face_quadrature->size(); ++q)
-                      {
-                        const Point<3> &X = fe_face_values.quadrature_point(q);
-                        Tensor<1, 3>    traction;
-                        if (load.type == BoundaryConditions::Load::Type::dead_traction)
-                          traction = load.value->vector_value(X, current_time);
-                        else
-                          traction = -load.value->value(X, current_time) * face_kinematics.J[q] *
-                                     (transpose(invert(face_kinematics.F[q])) * fe_face_values.normal_vector(q));
-                        for (unsigned int i = 0; i < n_dofs; ++i)
-                          f_local[i] += traction[fe->system_to_component_index(i).first] *
-                                        fe_face_values.shape_value(i, q) * fe_face_values.JxW(q);
-                      }
+                    add_face_load(load, fe_face_values, face_kinematics, current_time, f_local, nullptr);
                   }
           none.distribute_local_to_global(f_local, dofs, f_ext_n);
         }

@@ -7,6 +7,7 @@
 #include <deal.II/lac/vector.h>
 
 #include <hydrostat/materials/tissue_law.h>
+#include <hydrostat/solver/boundary_conditions.h>
 #include <hydrostat/solver/formulation.h>
 
 #include <vector>
@@ -37,6 +38,17 @@ namespace hydrostat
   /// The vector values Σ_i d_i φ_i at the points of @p fe_values of the cell DoF values @p local.
   void vector_values(const dealii::FEValuesBase<3> &fe_values, const dealii::Vector<double> &local,
                      std::vector<Tensor<1, 3>> &values);
+
+  /**
+   * The load vector f_i = ∫ t0·φ_i dA of @p load on one boundary face at time @p t, added to @p f,
+   * and, if @p K_f is given, its derivative ∂f/∂u added to it (nonzero for the follower pressure
+   * only). t0 is the nominal traction: the given vector for a dead traction, t0 = −p cof(F) N =
+   * −p J F^{-T} N for a follower pressure p. @p kinematics holds F at the face points (follower
+   * pressure only).
+   */
+  void add_face_load(const BoundaryConditions::Load &load, const dealii::FEFaceValues<3> &fe_face_values,
+                     const CellKinematics &kinematics, const double t, dealii::Vector<double> &f,
+                     dealii::FullMatrix<double> *K_f);
 
   /**
    * The three-field element on one cell (Formulation): J̃ = Π J and p̃ = Π U'(J̃), Π the L²
