@@ -29,13 +29,11 @@ namespace hydrostat
 
   bool Simulation::newton_solve(const double dt, Vector &u)
   {
-    // Predictor: u_n + Δt v_n + ½ Δt² a_n (constant acceleration; in quasi-static mode, where
-    // a = 0 and v is the last step's rate, a linear extrapolation). Starting from u_n instead
-    // makes the first Newton step linearise every rotation of the step, which in bending of
-    // nearly incompressible tissue produces a large spurious volume change.
+    // Newton starts from the Newmark predictor: starting from u_n instead makes the first Newton
+    // step linearise every rotation of the step, which in bending of nearly incompressible tissue
+    // produces a large spurious volume change.
     reinit_vector(u);
-    u = u_n;
-    u.add(dt, v_n, 0.5 * dt * dt, a_n);
+    newmark.predict(u_n, v_n, a_n, dt, u);
 
     Vector u_ghost(owned_dofs, relevant_dofs, comm), rhs;
     reinit_vector(rhs);
@@ -94,23 +92,14 @@ namespace hydrostat
   void Simulation::accept_step(const double dt, const Vector &u_new)
   {
     // a₊, v₊ from u₊ = u_new and the previous state (ghosted copies).
-    const auto c = newmark.coefficients(dt);
-    Vector     u_old(owned_dofs, comm), v_new(owned_dofs, comm), a_new(owned_dofs, comm), v_old(owned_dofs, comm),
+    Vector u_old(owned_dofs, comm), v_new(owned_dofs, comm), a_new(owned_dofs, comm), v_old(owned_dofs, comm),
       a_old(owned_dofs, comm);
-    u_old     = u_n_ghost;
-    v_old     = v_n_ghost;
-    a_old     = a_n_ghost;
+    u_old = u_n_ghost;
+    v_old = v_n_ghost;
+    a_old = a_n_ghost;
+    newmark.correct(u_old, v_old, a_old, u_new, dt, v_new, a_new);
     Vector du = u_new;
     du -= u_old;
-    if (newmark.dynamic())
-      {
-        a_new = du;
-        a_new *= c.a_u;
-        a_new.add(-c.a_v, v_old, -c.a_a, a_old);
-      }
-    v_new = du;
-    v_new *= c.v_u;
-    v_new.add(c.v_v, v_old, c.v_a, a_old);
     u_n       = u_new;
     v_n       = v_new;
     a_n       = a_new;
