@@ -3,18 +3,61 @@
 #include <hydrostat/base/errors.h>
 #include <hydrostat/materials/tissue_materials.h>
 
+#include <set>
+
 namespace hydrostat
 {
   using namespace dealii;
+
+  namespace
+  {
+    std::string subsection_name(const unsigned int id) { return "Material " + std::to_string(id); }
+
+    /// The prefix of the ParameterHandler keys of the entries in 'Materials/Material <id>':
+    /// names joined by '.', every character but [a-zA-Z0-9] written as _XX (hexadecimal ASCII),
+    /// as documented for ParameterHandler.
+    std::string key_prefix(const unsigned int id) { return "Materials.Material_20" + std::to_string(id) + "."; }
+
+    /// An entry name from its key (the inverse of the mangling above).
+    std::string demangle(const std::string &key)
+    {
+      std::string name;
+      for (std::size_t i = 0; i < key.size(); ++i)
+        if (key[i] == '_' && i + 2 < key.size())
+          {
+            name += static_cast<char>(std::stoi(key.substr(i + 1, 2), nullptr, 16));
+            i += 2;
+          }
+        else
+          name += key[i];
+      return name;
+    }
+
+    /// Per material id, the entries of its subsection that the input set. Every entry there is
+    /// declared with has_to_be_set only for this: ParameterHandler reports no other way whether an
+    /// entry was given (set to its default value, it still counts). Nothing asserts them.
+    std::vector<std::set<std::string>> entries_given(const ParameterHandler &prm)
+    {
+      ParameterHandler declared;
+      TissueMaterials::declare_parameters(declared);
+      const std::set<std::string>        not_set = prm.get_entries_wrongly_not_set();
+      std::vector<std::set<std::string>> given(TissueMaterials::max_ids);
+      for (const std::string &key : declared.get_entries_wrongly_not_set())
+        for (unsigned int id = 0; id < TissueMaterials::max_ids; ++id)
+          if (key.compare(0, key_prefix(id).size(), key_prefix(id)) == 0 && not_set.count(key) == 0)
+            given[id].insert(demangle(key.substr(key_prefix(id).size())));
+      return given;
+    }
+  } // namespace
 
   void TissueMaterials::declare_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Materials");
     for (unsigned int id = 0; id < max_ids; ++id)
       {
-        prm.enter_subsection("Material " + std::to_string(id));
-        MooneyRivlin::declare_parameters(prm);
-        prm.declare_entry("Density", "1050", Patterns::Double(0.0), "Reference density rho0 [kg/m^3].");
+        prm.enter_subsection(subsection_name(id));
+        TissueLaw::declare_parameters(prm, true);
+        prm.declare_entry("Density", "1050", Patterns::Double(0.0), "Reference density rho0 [kg/m^3].", true);
         prm.leave_subsection();
       }
     prm.leave_subsection();
@@ -23,22 +66,48 @@ namespace hydrostat
   void TissueMaterials::parse_parameters(ParameterHandler &prm)
   {
     tissues.clear();
+    given.clear();
+    const std::vector<std::set<std::string>> entries = entries_given(prm);
+    ParameterHandler                         defaults;
+    declare_parameters(defaults);
     prm.enter_subsection("Materials");
     for (unsigned int id = 0; id < max_ids; ++id)
       {
-        prm.enter_subsection("Material " + std::to_string(id));
+        given.push_back(id == 0 || !entries[id].empty());
+        prm.enter_subsection(subsection_name(id));
         try
           {
-            tissues.push_back({MooneyRivlin(MooneyRivlin::parse_parameters(prm)), prm.get_double("Density")});
+            // Constants of the other law would be ignored without a word; at their default values
+            // they are harmless (a run's parameters.prm lists every entry).
+            const std::string law = prm.get("Law");
+            for (const std::string &entry : law == "neo-Hookean" ? std::vector<std::string>{"c1", "c2"} :
+                                                                   std::vector<std::string>{"Shear modulus"})
+              AssertThrow(entries[id].count(entry) == 0 ||
+                            prm.get(entry) == defaults.get({"Materials", subsection_name(id)}, entry),
+                          ExcMessage("'" + entry + "' is not a constant of Law = " + law + "."));
+            tissues.push_back({TissueLaw::create(prm), prm.get_double("Density")});
           }
         catch (const ExceptionBase &error)
           {
-            AssertThrow(
-              false, ExcMessage("In subsection 'Materials/Material " + std::to_string(id) + "': " + message_of(error)));
+            AssertThrow(false,
+                        ExcMessage("In subsection 'Materials/" + subsection_name(id) + "': " + message_of(error)));
           }
         prm.leave_subsection();
       }
     prm.leave_subsection();
+  }
+
+  bool TissueMaterials::defined(const unsigned int material_id) const
+  {
+    return material_id < given.size() && given[material_id];
+  }
+
+  void TissueMaterials::check_used(const std::set<types::material_id> &used) const
+  {
+    for (const bool out_of_range : {true, false})
+      for (const types::material_id id : used)
+        if ((id >= max_ids) == out_of_range)
+          (*this)[id];
   }
 
   const TissueMaterials::Tissue &TissueMaterials::operator[](const unsigned int material_id) const
@@ -46,6 +115,10 @@ namespace hydrostat
     AssertThrow(material_id < tissues.size(),
                 ExcMessage("Material id " + std::to_string(material_id) + " is used by the mesh but only ids 0-" +
                            std::to_string(max_ids - 1) + " can be given materials."));
+    AssertThrow(given[material_id],
+                ExcMessage("Material id " + std::to_string(material_id) +
+                           " is used by the mesh but the input has no subsection 'Materials/" +
+                           subsection_name(material_id) + "': add it (only material 0 has a default)."));
     return tissues[material_id];
   }
 } // namespace hydrostat

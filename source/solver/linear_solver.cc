@@ -255,10 +255,17 @@ namespace hydrostat
     Teuchos::ParameterList              list;
     std::unique_ptr<Epetra_MultiVector> unused_constant_modes;
     data.set_parameters(list, unused_constant_modes, A);
-    Epetra_MultiVector modes = rigid_body_modes(dof_handler, A.trilinos_matrix().RowMap());
+    const Epetra_Map &row_map = A.trilinos_matrix().RowMap();
+    if (!modes || modes_dof_handler != &dof_handler || modes_n_dofs != dof_handler.n_dofs() ||
+        !modes->Map().SameAs(row_map))
+      {
+        modes             = std::make_shared<const Epetra_MultiVector>(rigid_body_modes(dof_handler, row_map));
+        modes_dof_handler = &dof_handler;
+        modes_n_dofs      = dof_handler.n_dofs();
+      }
     list.set("null space: type", "pre-computed");
-    list.set("null space: dimension", modes.NumVectors());
-    list.set("null space: vectors", modes.Values());
+    list.set("null space: dimension", modes->NumVectors());
+    list.set("null space: vectors", modes->Values());
     amg.initialize(A, list);
   }
 

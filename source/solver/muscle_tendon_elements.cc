@@ -343,8 +343,8 @@ namespace hydrostat
           const double  row[7] = {r.STIM, r.q, r.l_MTC, r.dl_MTC, r.l_CE, r.v_CE, r.F_MTC};
           std::copy(row, row + 7, values.begin() + 7 * k);
         }
-    std::vector<double> sums(values.size()); // deal.II 9.4 has no MPI::sum for std::vector
-    MPI_Allreduce(values.data(), sums.data(), values.size(), MPI_DOUBLE, MPI_SUM, comm);
+    std::vector<double> sums(values.size());
+    Utilities::MPI::sum(values, comm, sums);
     std::vector<Record> result(units.size());
     for (unsigned int k = 0; k < units.size(); ++k)
       {

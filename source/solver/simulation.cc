@@ -11,6 +11,7 @@
 #include <deal.II/numerics/vector_tools.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/solver/cell_kernels.h>
 #include <hydrostat/solver/simulation.h>
 
 #include <cmath>
@@ -106,6 +107,7 @@ namespace hydrostat
     formulation.parse_parameters(prm);
     newmark.parse_parameters(prm);
     newton.parse_parameters(prm);
+    newton_solver = std::make_unique<NewtonSolver>(newton, pcout);
     stepping.parse_parameters(prm);
     linear_solver.parse_parameters(prm);
     muscles.parse_parameters(prm);
@@ -141,12 +143,15 @@ namespace hydrostat
       if (cell->is_locally_owned())
         used.insert(cell->material_id());
     used = Utilities::MPI::compute_set_union(used, comm);
+    materials.check_used(used);
     for (const types::material_id id : used)
       {
-        const auto &p = materials[id].law.parameters(); // throws if the id has no material
-        pcout << "Material " << int(id) << ": c1 = " << p.c1 << " Pa, c2 = " << p.c2 << " Pa, K = " << p.K
-              << " Pa -> mu = " << p.shear_modulus() << " Pa, nu = " << p.poisson_ratio()
-              << ", density = " << materials[id].density << " kg/m^3" << std::endl;
+        const TissueLaw   &law = *materials[id].law;
+        std::ostringstream constants;
+        law.print_constants(constants);
+        pcout << "Material " << int(id) << ": " << constants.str() << " -> mu = " << law.shear_modulus()
+              << " Pa, nu = " << law.poisson_ratio() << ", density = " << materials[id].density << " kg/m^3"
+              << std::endl;
       }
     print_material_volumes();
     setup_dofs();
@@ -199,7 +204,8 @@ namespace hydrostat
     DoFTools::extract_locally_relevant_dofs(dof_handler, relevant_dofs);
 
     for (unsigned int id = 0; id < TissueMaterials::max_ids; ++id)
-      small_strain_tangent.push_back(materials[id].law.nominal_response(unit_symmetric_tensor<3>()).A);
+      small_strain_tangent.push_back(
+        materials.defined(id) ? materials[id].law->nominal_response(unit_symmetric_tensor<3>()).A : Tensor<4, 3>());
 
     Vector zero;
     reinit_vector(zero);
@@ -355,16 +361,18 @@ namespace hydrostat
     for (unsigned int i = 0; i < n_dofs; ++i)
       component[i] = fe->system_to_component_index(i).first;
 
-    FullMatrix<double>     cell_matrix(n_dofs, n_dofs);
-    dealii::Vector<double> cell_residual(n_dofs), u_local(n_dofs), un_local(n_dofs), vn_local(n_dofs), an_local(n_dofs),
-      a_local(n_dofs), v_local(n_dofs);
+    FullMatrix<double>     cell_matrix(n_dofs, n_dofs), face_stiffness(n_dofs, n_dofs);
+    dealii::Vector<double> cell_residual(n_dofs), face_load(n_dofs), u_local(n_dofs), un_local(n_dofs),
+      vn_local(n_dofs), an_local(n_dofs), a_local(n_dofs), v_local(n_dofs);
     std::vector<types::global_dof_index> dofs(n_dofs);
-    std::vector<Tensor<2, 3>>            F(n_q), F_dot(n_q);
-    std::vector<double>                  J(n_q), p_tilde(n_q), J_tilde(n_q);
-    std::vector<std::vector<double>>     psi(n_q);
-    FullMatrix<double> M(n_p, n_p), M_inv(n_p, n_p), K_JJ(n_p, n_p), K_up(n_dofs, n_p), K_up_G(n_dofs, n_p),
-      G(n_p, n_p), tmp(n_p, n_p);
-    dealii::Vector<double> j_coeff(n_p), p_coeff(n_p), b(n_p);
+    CellKinematics                       kinematics, face_kinematics;
+    ThreeFieldCell                       three_field_cell(formulation, *quadrature);
+    const auto                          &F = kinematics.F, &F_dot = kinematics.F_dot;
+    const auto                          &J   = kinematics.J;
+    const auto                          &psi = three_field_cell.psi;
+    const auto                          &M = three_field_cell.M, &M_inv = three_field_cell.M_inv;
+    const auto                          &K_JJ = three_field_cell.K_JJ;
+    FullMatrix<double>                   K_up(n_dofs, n_p), K_up_G(n_dofs, n_p), G(n_p, n_p), tmp(n_p, n_p);
 
     bool inverted = false;
     for (const auto &cell : dof_handler.active_cell_iterators())
@@ -388,62 +396,16 @@ namespace hydrostat
           cell_matrix                = 0;
           cell_residual              = 0;
 
-          for (unsigned int q = 0; q < n_q; ++q)
+          kinematics.reinit(fe_values, u_local, v_local);
+          if (kinematics.inverted())
             {
-              F[q]     = unit_symmetric_tensor<3>();
-              F_dot[q] = 0;
-              for (unsigned int i = 0; i < n_dofs; ++i)
-                {
-                  const Tensor<1, 3> &g = fe_values.shape_grad(i, q);
-                  F[q][component[i]] += u_local[i] * g;
-                  F_dot[q][component[i]] += v_local[i] * g;
-                }
-              J[q] = determinant(F[q]);
-              if (J[q] <= 0)
-                inverted = true;
+              inverted = true;
+              break;
             }
-          if (inverted)
-            break;
-
           if (three_field)
             {
-              // J̃ = L² projection of J, p̃ = projection of U'(J̃) (see Formulation).
-              M    = 0;
-              b    = 0;
+              three_field_cell.reinit(fe_values, J, *tissue.law);
               K_up = 0;
-              for (unsigned int q = 0; q < n_q; ++q)
-                {
-                  formulation.pressure_basis(quadrature->point(q), psi[q]);
-                  for (unsigned int a = 0; a < n_p; ++a)
-                    {
-                      b[a] += psi[q][a] * J[q] * fe_values.JxW(q);
-                      for (unsigned int bb = 0; bb < n_p; ++bb)
-                        M(a, bb) += psi[q][a] * psi[q][bb] * fe_values.JxW(q);
-                    }
-                }
-              M_inv.invert(M);
-              M_inv.vmult(j_coeff, b);
-              b    = 0;
-              K_JJ = 0;
-              for (unsigned int q = 0; q < n_q; ++q)
-                {
-                  J_tilde[q] = 0;
-                  for (unsigned int a = 0; a < n_p; ++a)
-                    J_tilde[q] += psi[q][a] * j_coeff[a];
-                  for (unsigned int a = 0; a < n_p; ++a)
-                    {
-                      b[a] += psi[q][a] * tissue.law.dU_dJ(J_tilde[q]) * fe_values.JxW(q);
-                      for (unsigned int bb = 0; bb < n_p; ++bb)
-                        K_JJ(a, bb) += psi[q][a] * tissue.law.d2U_dJ2(J_tilde[q]) * psi[q][bb] * fe_values.JxW(q);
-                    }
-                }
-              M_inv.vmult(p_coeff, b);
-              for (unsigned int q = 0; q < n_q; ++q)
-                {
-                  p_tilde[q] = 0;
-                  for (unsigned int a = 0; a < n_p; ++a)
-                    p_tilde[q] += psi[q][a] * p_coeff[a];
-                }
             }
 
           for (unsigned int q = 0; q < n_q; ++q)
@@ -453,12 +415,12 @@ namespace hydrostat
               NominalStressTangent response;
               if (three_field)
                 {
-                  auto [tau, Jc]           = tissue.law.isochoric_response(F[q]);
-                  const auto [tau_v, Jc_v] = volumetric_response(J[q], p_tilde[q], 0.0);
+                  auto [tau, Jc]           = tissue.law->isochoric_response(F[q]);
+                  const auto [tau_v, Jc_v] = volumetric_response(J[q], three_field_cell.p_tilde[q], 0.0);
                   response                 = nominal_from_kirchhoff(F[q], tau + tau_v, Jc + Jc_v);
                 }
               else
-                response = tissue.law.nominal_response(F[q]);
+                response = tissue.law->nominal_response(F[q]);
               const auto &muscle = muscle_points.get_data(cell)[q]->groups;
               if (!muscle.empty())
                 response += muscles.response(muscle, X, F[q], F_dot[q], c.v_u, t, muscle_dt);
@@ -511,8 +473,7 @@ namespace hydrostat
               tmp.mmult(G, M);
               const double h = cell->diameter();
               pressure_blocks.add_cell(cell, dofs, K_up, G, M,
-                                       tissue.law.parameters().shear_modulus() +
-                                         rho * (c.a_u + alpha_M * c.v_u) * dynamic * h * h,
+                                       tissue.law->shear_modulus() + rho * (c.a_u + alpha_M * c.v_u) * dynamic * h * h,
                                        cell_matrix.trace() / n_dofs, inhomogeneous);
             }
           else if (three_field && system && !mass_only)
@@ -524,49 +485,21 @@ namespace hydrostat
               K_up_G.mTmult(cell_matrix, K_up, true);
             }
 
+          // Boundary loads enter the residual as −f and the tangent as −∂f/∂u.
           for (const auto &face : cell->face_iterators())
             if (face->at_boundary())
               for (const auto &load : boundary_conditions.loads())
                 if (face->boundary_id() == load.boundary_id)
                   {
                     fe_face_values.reinit(cell, face);
-                    for (unsigned int q = 0; q < face_quadrature->size(); ++q)
-                      {
-                        const Point<3> &X  = fe_face_values.quadrature_point(q);
-                        const double    dA = fe_face_values.JxW(q);
-                        if (load.type == BoundaryConditions::Load::Type::dead_traction)
-                          {
-                            const Tensor<1, 3> traction = load.value->vector_value(X, t);
-                            for (unsigned int i = 0; i < n_dofs; ++i)
-                              cell_residual[i] -= traction[component[i]] * fe_face_values.shape_value(i, q) * dA;
-                            continue;
-                          }
-                        // Follower pressure: t0 = −p cof(F) N0, cof F = J F^{-T}.
-                        const double pressure = load.value->value(X, t);
-                        Tensor<2, 3> Fq       = unit_symmetric_tensor<3>();
-                        for (unsigned int i = 0; i < n_dofs; ++i)
-                          Fq[component[i]] += u_local[i] * fe_face_values.shape_grad(i, q);
-                        const double       Jq    = determinant(Fq);
-                        const Tensor<2, 3> F_inv = invert(Fq);
-                        const Tensor<1, 3> n     = transpose(F_inv) * fe_face_values.normal_vector(q);
-                        for (unsigned int i = 0; i < n_dofs; ++i)
-                          {
-                            const unsigned int ci = component[i];
-                            const double       Ni = fe_face_values.shape_value(i, q);
-                            cell_residual[i] += pressure * Jq * n[ci] * Ni * dA;
-                            if (!system || mass_only)
-                              continue;
-                            for (unsigned int j = 0; j < n_dofs; ++j)
-                              {
-                                const unsigned int  cj = component[j];
-                                const Tensor<1, 3> &gj = fe_face_values.shape_grad(j, q);
-                                double              d  = 0;
-                                for (unsigned int L = 0; L < 3; ++L)
-                                  d += (F_inv[L][cj] * n[ci] - F_inv[L][ci] * n[cj]) * gj[L];
-                                cell_matrix(i, j) += pressure * Ni * Jq * d * dA;
-                              }
-                          }
-                      }
+                    face_kinematics.reinit(fe_face_values, u_local);
+                    face_load      = 0;
+                    face_stiffness = 0;
+                    add_face_load(load, fe_face_values, face_kinematics, t, face_load,
+                                  system && !mass_only ? &face_stiffness : nullptr);
+                    cell_residual -= face_load;
+                    if (system && !mass_only)
+                      cell_matrix.add(-1.0, face_stiffness);
                   }
 
           homogeneous.distribute_local_to_global(cell_residual, dofs, residual);

@@ -5,6 +5,7 @@
 #include <deal.II/fe/fe_values.h>
 #include <deal.II/numerics/data_out.h>
 
+#include <hydrostat/solver/cell_kernels.h>
 #include <hydrostat/solver/simulation.h>
 
 #include <chrono>
@@ -26,97 +27,37 @@ namespace hydrostat
     }
   } // namespace
 
-  bool Simulation::newton_solve(const double dt)
+  bool Simulation::newton_solve(const double dt, Vector &u)
   {
-    newton_residuals.clear();
-    Vector u, u_ghost(owned_dofs, relevant_dofs, comm), du, residual, rhs, trial_residual;
-    for (Vector *v : {&u, &du, &residual, &rhs, &trial_residual})
-      reinit_vector(*v);
-    // Predictor: u_n + Δt v_n + ½ Δt² a_n (constant acceleration; in quasi-static mode, where
-    // a = 0 and v is the last step's rate, a linear extrapolation). Starting from u_n instead
-    // makes the first Newton step linearise every rotation of the step, which in bending of
-    // nearly incompressible tissue produces a large spurious volume change.
-    u = u_n;
-    u.add(dt, v_n, 0.5 * dt * dt, a_n);
+    // Newton starts from the Newmark predictor: starting from u_n instead makes the first Newton
+    // step linearise every rotation of the step, which in bending of nearly incompressible tissue
+    // produces a large spurious volume change.
+    reinit_vector(u);
+    newmark.predict(u_n, v_n, a_n, dt, u);
+
+    Vector u_ghost(owned_dofs, relevant_dofs, comm), rhs;
+    reinit_vector(rhs);
     AffineConstraints<double> inhomogeneous, homogeneous;
-
-    for (unsigned int it = 0; it <= newton.max_iterations; ++it)
-      {
-        u_ghost = u;
-        make_constraints(u_ghost, current_time + dt, inhomogeneous, homogeneous);
-        if (!assemble(u, dt, residual, &tangent, &rhs, inhomogeneous, homogeneous))
-          return false;
-        const double r = residual.l2_norm();
-        newton_residuals.push_back(r);
-        if (!std::isfinite(r))
-          return false;
-        residual_reference = std::max(residual_reference, r);
-
-        // Prescribed displacements not yet applied count as an unconverged update.
-        double pending_increment = 0;
-        for (const auto line : inhomogeneous.get_lines())
-          pending_increment = std::max(pending_increment, std::abs(line.inhomogeneity));
-        pending_increment = Utilities::MPI::max(pending_increment, comm);
-
-        const bool residual_ok = r <= std::max(newton.residual_absolute, newton.residual_relative * residual_reference);
-        const bool update_ok =
-          it > 0 && du.l2_norm() <= std::max(newton.update_absolute, newton.update_relative * u.l2_norm());
-        if (residual_ok && pending_increment == 0 && (update_ok || r == 0 || it == 0))
-          {
-            u_n = u; // accepted below by accept_step
-            return true;
-          }
-        if (it == newton.max_iterations)
-          return false;
-
-        du = 0;
-        LinearSolver::Statistics statistics;
-        try
-          {
-            statistics = linear_solver.solve(tangent, du, rhs, dof_handler, &timer,
-                                             linear_solver.block_preconditioner() ? &pressure_blocks : nullptr);
-          }
-        catch (const LinearSolverFailure &failure)
-          {
-            pcout << "  linear solver: " << failure.what() << std::endl;
-            return false;
-          }
-        last_linear_iterations = statistics.iterations;
-        inhomogeneous.distribute(du);
-
-        // Backtracking: a step is accepted if it inverts no element and either the directional
-        // derivative of the potential, g(α) = δu·R(u + α δu), has dropped (strong Wolfe,
-        // |g(α)| ≤ 0.9 |g(0)|) or |R| has (Armijo, c = 1e-4). |R| alone is dominated by the
-        // second-order volume change that any linearised step produces in nearly incompressible
-        // tissue and would reject good full Newton steps; g is not. The step is halved otherwise
-        // (not while a prescribed displacement is being applied); if no halving is accepted, the
-        // longest step that inverts nothing is taken. Without line search an inversion is found at the
-        // next assembly and cuts the time step.
-        const double g0    = std::abs(du * residual);
-        double       alpha = 1.0, longest_admissible = 0.0;
-        while (newton.line_search)
-          {
-            Vector trial = u;
-            trial.add(alpha, du);
-            const bool ok = assemble(trial, dt, trial_residual, nullptr, nullptr, homogeneous, homogeneous);
-            if (ok && longest_admissible == 0.0)
-              longest_admissible = alpha;
-            if (ok && (pending_increment > 0 || std::abs(du * trial_residual) <= 0.9 * g0 ||
-                       trial_residual.l2_norm() <= (1.0 - 1e-4 * alpha) * r))
-              break;
-            if (alpha <= std::ldexp(1.0, -int(newton.line_search_steps)))
-              {
-                alpha = longest_admissible > 0 ? longest_admissible : alpha;
-                break;
-              }
-            alpha *= 0.5;
-          }
-        u.add(alpha, du);
-        if (newton.verbose)
-          pcout << "    Newton " << it << ": |R| = " << scientific(r, 3) << ", |du| = " << scientific(du.l2_norm(), 3)
-                << ", line search " << alpha << ", linear iterations " << statistics.iterations << std::endl;
-      }
-    return false;
+    NewtonSolver::Problem     problem;
+    problem.system = [&](const Vector &u_trial, Vector &residual, double &pending_increment) {
+      u_ghost = u_trial;
+      make_constraints(u_ghost, current_time + dt, inhomogeneous, homogeneous);
+      pending_increment = 0;
+      for (const auto &line : inhomogeneous.get_lines())
+        pending_increment = std::max(pending_increment, std::abs(line.inhomogeneity));
+      pending_increment = Utilities::MPI::max(pending_increment, comm);
+      return assemble(u_trial, dt, residual, &tangent, &rhs, inhomogeneous, homogeneous);
+    };
+    problem.residual = [&](const Vector &u_trial, Vector &residual) {
+      return assemble(u_trial, dt, residual, nullptr, nullptr, homogeneous, homogeneous);
+    };
+    problem.solve = [&](Vector &du) {
+      const LinearSolver::Statistics statistics = linear_solver.solve(
+        tangent, du, rhs, dof_handler, &timer, linear_solver.block_preconditioner() ? &pressure_blocks : nullptr);
+      inhomogeneous.distribute(du);
+      return statistics.iterations;
+    };
+    return newton_solver->solve(problem, u);
   }
 
   double Simulation::advance(const double dt_nominal)
@@ -124,14 +65,14 @@ namespace hydrostat
     double dt = dt_nominal;
     while (true)
       {
-        const Vector u_start = u_n;
-        if (newton_solve(dt))
+        Vector u_new;
+        if (newton_solve(dt, u_new))
           {
-            accept_step(dt);
+            accept_step(dt, u_new);
             return dt;
           }
-        u_n                  = u_start;
-        const double reduced = dt * stepping.cut_back;
+        const std::vector<double> &newton_residuals = newton_solver->residuals();
+        const double               reduced          = dt * stepping.cut_back;
         AssertThrow(reduced >= stepping.minimum_step * (1 - 1e-12),
                     ExcMessage("Newton did not converge at t = " + scientific(current_time + dt) +
                                " s even with the time step cut to " + scientific(dt) +
@@ -148,26 +89,18 @@ namespace hydrostat
       }
   }
 
-  void Simulation::accept_step(const double dt)
+  void Simulation::accept_step(const double dt, const Vector &u_new)
   {
-    // u_n already holds u₊; form a₊, v₊ from the previous state (ghosted copies).
-    const auto c = newmark.coefficients(dt);
-    Vector     u_old(owned_dofs, comm), v_new(owned_dofs, comm), a_new(owned_dofs, comm), v_old(owned_dofs, comm),
+    // a₊, v₊ from u₊ = u_new and the previous state (ghosted copies).
+    Vector u_old(owned_dofs, comm), v_new(owned_dofs, comm), a_new(owned_dofs, comm), v_old(owned_dofs, comm),
       a_old(owned_dofs, comm);
-    u_old     = u_n_ghost;
-    v_old     = v_n_ghost;
-    a_old     = a_n_ghost;
-    Vector du = u_n;
+    u_old = u_n_ghost;
+    v_old = v_n_ghost;
+    a_old = a_n_ghost;
+    newmark.correct(u_old, v_old, a_old, u_new, dt, v_new, a_new);
+    Vector du = u_new;
     du -= u_old;
-    if (newmark.dynamic())
-      {
-        a_new = du;
-        a_new *= c.a_u;
-        a_new.add(-c.a_v, v_old, -c.a_a, a_old);
-      }
-    v_new = du;
-    v_new *= c.v_u;
-    v_new.add(c.v_v, v_old, c.v_a, a_old);
+    u_n       = u_new;
     v_n       = v_new;
     a_n       = a_new;
     u_n_ghost = u_n;
@@ -191,19 +124,16 @@ namespace hydrostat
     FEValues<3>            fe_values(*fe, *quadrature, update_gradients | update_quadrature_points);
     const unsigned int     n_dofs = fe->n_dofs_per_cell();
     dealii::Vector<double> u_local(n_dofs);
+    CellKinematics         kinematics;
     for (const auto &cell : dof_handler.active_cell_iterators())
       if (cell->is_locally_owned())
         {
           fe_values.reinit(cell);
           cell->get_dof_values(u_n_ghost, u_local);
           const auto points = muscle_points.get_data(cell);
+          kinematics.reinit(fe_values, u_local);
           for (unsigned int q = 0; q < quadrature->size(); ++q)
-            {
-              Tensor<2, 3> F = unit_symmetric_tensor<3>();
-              for (unsigned int i = 0; i < n_dofs; ++i)
-                F[fe->system_to_component_index(i).first] += u_local[i] * fe_values.shape_grad(i, q);
-              muscles.commit(points[q]->groups, fe_values.quadrature_point(q), F, current_time, dt);
-            }
+            muscles.commit(points[q]->groups, fe_values.quadrature_point(q), kinematics.F[q], current_time, dt);
         }
   }
 
@@ -219,6 +149,9 @@ namespace hydrostat
     std::vector<types::global_dof_index> dofs(n_dofs);
     const bool                           three_field = formulation.type == Formulation::Type::three_field;
     double                               kinetic = 0, strain = 0, volume = 0;
+    CellKinematics                       kinematics, face_kinematics;
+    ThreeFieldCell                       three_field_cell(formulation, *quadrature);
+    std::vector<Tensor<1, 3>>            velocity;
     f_ext_n = 0;
     AffineConstraints<double> none;
     none.close();
@@ -230,35 +163,30 @@ namespace hydrostat
           cell->get_dof_indices(dofs);
           cell->get_dof_values(u_n_ghost, u_local);
           cell->get_dof_values(v_n_ghost, v_local);
-          const auto &tissue      = materials[cell->material_id()];
-          double      cell_volume = 0, cell_J = 0, cell_W_iso = 0, cell_W = 0;
+          const auto &tissue     = materials[cell->material_id()];
+          double      cell_W_iso = 0, cell_W = 0;
           f_local = 0;
+          kinematics.reinit(fe_values, u_local);
+          vector_values(fe_values, v_local, velocity);
           for (unsigned int q = 0; q < quadrature->size(); ++q)
             {
-              Tensor<2, 3> F = unit_symmetric_tensor<3>();
-              Tensor<1, 3> v;
-              for (unsigned int i = 0; i < n_dofs; ++i)
-                {
-                  const unsigned int c = fe->system_to_component_index(i).first;
-                  F[c] += u_local[i] * fe_values.shape_grad(i, q);
-                  v[c] += v_local[i] * fe_values.shape_value(i, q);
-                }
-              const double JxW = fe_values.JxW(q);
+              const Tensor<2, 3> &F   = kinematics.F[q];
+              const Tensor<1, 3> &v   = velocity[q];
+              const double        JxW = fe_values.JxW(q);
               kinetic += 0.5 * tissue.density * v * v * JxW;
-              cell_volume += JxW;
-              cell_J += determinant(F) * JxW;
-              cell_W_iso += tissue.law.isochoric_energy(F) * JxW;
-              cell_W += tissue.law.energy(F) * JxW;
+              volume += kinematics.J[q] * JxW;
+              cell_W_iso += tissue.law->isochoric_energy(F) * JxW;
+              cell_W += tissue.law->energy(F) * JxW;
               const Tensor<1, 3> g =
                 boundary_conditions.body_acceleration().vector_value(fe_values.quadrature_point(q), current_time);
               for (unsigned int i = 0; i < n_dofs; ++i)
                 f_local[i] +=
                   tissue.density * g[fe->system_to_component_index(i).first] * fe_values.shape_value(i, q) * JxW;
             }
-          volume += cell_J;
-          // Three-field: W = W_iso(F) + U(J̃), with J̃ the cell projection of J (exact for
-          // k = 1, where J̃ is the cell mean; for k > 1 the mean is used here).
-          strain += three_field ? cell_W_iso + tissue.law.U(cell_J / cell_volume) * cell_volume : cell_W;
+          // Three-field: W = W_iso(F) + U(J̃), the potential of the element's equations (for every k).
+          if (three_field)
+            three_field_cell.reinit(fe_values, kinematics.J, *tissue.law);
+          strain += three_field ? cell_W_iso + three_field_cell.volumetric_energy() : cell_W;
 
           for (const auto &face : cell->face_iterators())
             if (face->at_boundary())
@@ -266,24 +194,8 @@ namespace hydrostat
                 if (face->boundary_id() == load.boundary_id)
                   {
                     fe_face_values.reinit(cell, face);
-                    for (unsigned int q = 0; q < face_quadrature->size(); ++q)
-                      {
-                        const Point<3> &X = fe_face_values.quadrature_point(q);
-                        Tensor<1, 3>    traction;
-                        if (load.type == BoundaryConditions::Load::Type::dead_traction)
-                          traction = load.value->vector_value(X, current_time);
-                        else
-                          {
-                            Tensor<2, 3> F = unit_symmetric_tensor<3>();
-                            for (unsigned int i = 0; i < n_dofs; ++i)
-                              F[fe->system_to_component_index(i).first] += u_local[i] * fe_face_values.shape_grad(i, q);
-                            traction = -load.value->value(X, current_time) * determinant(F) *
-                                       (transpose(invert(F)) * fe_face_values.normal_vector(q));
-                          }
-                        for (unsigned int i = 0; i < n_dofs; ++i)
-                          f_local[i] += traction[fe->system_to_component_index(i).first] *
-                                        fe_face_values.shape_value(i, q) * fe_face_values.JxW(q);
-                      }
+                    face_kinematics.reinit(fe_face_values, u_local);
+                    add_face_load(load, fe_face_values, face_kinematics, current_time, f_local, nullptr);
                   }
           none.distribute_local_to_global(f_local, dofs, f_ext_n);
         }
@@ -351,8 +263,8 @@ namespace hydrostat
       paraview = std::make_unique<ParaViewSeries>(output.directory, output.base_name, comm);
 
     // Cell averages: J, the Cauchy stress σ = P Fᵀ/J of tissue and muscle (with the volumetric
-    // stress U'(J̄) of the cell-mean J, which is p̃ for the Q1 three-field element), von Mises
-    // stress, the volumetric stress ("pressure", positive in tension), and per muscle group its
+    // stress of the formulation: p̃ of the three-field element, U'(J) otherwise), von Mises stress,
+    // the volumetric stress ("pressure", positive in tension), and per muscle group its
     // activation, fibre stretch, fibre stress and the reference direction of its first family.
     const unsigned int                                         n_cells = triangulation.n_active_cells();
     std::vector<std::pair<std::string, dealii::Vector<float>>> fields;
@@ -376,6 +288,9 @@ namespace hydrostat
     const unsigned int                     n_dofs = fe->n_dofs_per_cell();
     dealii::Vector<double>                 u_local(n_dofs), v_local(n_dofs);
     std::vector<MuscleGroups::PointOutput> muscle_output;
+    const bool                             three_field = formulation.type == Formulation::Type::three_field;
+    CellKinematics                         kinematics;
+    ThreeFieldCell                         three_field_cell(formulation, *quadrature);
     std::vector<double>                    group_volume(muscles.n_groups());
     for (const auto &cell : dof_handler.active_cell_iterators())
       if (cell->is_locally_owned())
@@ -383,30 +298,24 @@ namespace hydrostat
           fe_values.reinit(cell);
           cell->get_dof_values(u_n_ghost, u_local);
           cell->get_dof_values(v_n_ghost, v_local);
-          const auto        &law    = materials[cell->material_id()].law;
+          const TissueLaw   &law    = *materials[cell->material_id()].law;
           const auto         points = muscle_points.get_data(cell);
           const unsigned int k      = cell->active_cell_index();
           std::fill(group_volume.begin(), group_volume.end(), 0.0);
-          std::vector<Tensor<2, 3>> F(quadrature->size()), F_dot(quadrature->size());
-          double                    volume = 0, J_mean = 0;
-          for (unsigned int q = 0; q < quadrature->size(); ++q)
-            {
-              F[q] = unit_symmetric_tensor<3>();
-              for (unsigned int i = 0; i < n_dofs; ++i)
-                {
-                  const unsigned int c = fe->system_to_component_index(i).first;
-                  F[q][c] += u_local[i] * fe_values.shape_grad(i, q);
-                  F_dot[q][c] += v_local[i] * fe_values.shape_grad(i, q);
-                }
-              volume += fe_values.JxW(q);
-              J_mean += determinant(F[q]) * fe_values.JxW(q);
-            }
-          J_mean /= volume;
-          const double          p = law.dU_dJ(J_mean);
+          kinematics.reinit(fe_values, u_local, v_local);
+          const auto &F = kinematics.F, &F_dot = kinematics.F_dot;
+          if (three_field)
+            three_field_cell.reinit(fe_values, kinematics.J, law);
+          // Volumetric stress ("pressure") per point: p̃ of the three-field element, U'(J) otherwise.
+          double                volume = 0, J_mean = 0, p_mean = 0;
           SymmetricTensor<2, 3> sigma;
           for (unsigned int q = 0; q < quadrature->size(); ++q)
             {
-              const double J = determinant(F[q]);
+              const double J = kinematics.J[q];
+              const double p = three_field ? three_field_cell.p_tilde[q] : law.dU_dJ(J);
+              volume += fe_values.JxW(q);
+              J_mean += J * fe_values.JxW(q);
+              p_mean += p * fe_values.JxW(q);
               Tensor<2, 3> tau(law.tau_iso(F[q]));
               const auto  &muscle = points[q]->groups;
               if (!muscle.empty())
@@ -429,8 +338,10 @@ namespace hydrostat
                 }
               sigma += symmetrize(tau) / J * fe_values.JxW(q);
             }
+          J_mean /= volume;
+          p_mean /= volume;
           sigma /= volume;
-          sigma += p * unit_symmetric_tensor<3>();
+          sigma += p_mean * unit_symmetric_tensor<3>();
           for (unsigned int g = 0; g < muscles.n_groups(); ++g)
             for (unsigned int f = 0; f < 6; ++f)
               fields[muscle_field + 6 * g + f].second[k] /= std::max(group_volume[g], 1e-300);
@@ -439,7 +350,7 @@ namespace hydrostat
           for (unsigned int c = 0; c < 6; ++c)
             fields[sigma_field + c].second[k] = sigma[idx[c][0]][idx[c][1]];
           fields[von_mises_field].second[k] = std::sqrt(1.5) * deviator(sigma).norm();
-          fields[pressure_field].second[k]  = p;
+          fields[pressure_field].second[k]  = p_mean;
           fields[material_field].second[k]  = cell->material_id();
           fields[rank_field].second[k]      = Utilities::MPI::this_mpi_process(comm);
         }
@@ -475,13 +386,14 @@ namespace hydrostat
         const double taken     = advance(std::min(dt, remaining));
         ++step;
         // Grow back towards the nominal step after a cut-back.
-        dt                = stepping.next_step(taken, newton_residuals.size() - 1);
+        dt                = stepping.next_step(taken, newton_solver->residuals().size() - 1);
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
         pcout << "step " << std::setw(5) << step << "  t = " << scientific(current_time)
-              << " s  dt = " << scientific(taken, 2) << " s  Newton " << std::setw(2) << newton_residuals.size() - 1
-              << "  |R| " << scientific(newton_residuals.back(), 2) << "  linear its " << last_linear_iterations
-              << "  wall " << std::fixed << std::setprecision(1) << wall << " s" << std::defaultfloat << std::endl;
-        write_csv_row(step, taken, newton_residuals.size() - 1);
+              << " s  dt = " << scientific(taken, 2) << " s  Newton " << std::setw(2)
+              << newton_solver->residuals().size() - 1 << "  |R| " << scientific(newton_solver->residuals().back(), 2)
+              << "  linear its " << newton_solver->last_linear_iterations() << "  wall " << std::fixed
+              << std::setprecision(1) << wall << " s" << std::defaultfloat << std::endl;
+        write_csv_row(step, taken, newton_solver->residuals().size() - 1);
         if (step % output.interval == 0 || current_time >= stepping.end_time * (1 - 1e-12))
           write_output(step);
       }

@@ -1,16 +1,21 @@
 #pragma once
 
 #include <deal.II/base/parameter_handler.h>
+#include <deal.II/base/types.h>
 
-#include <hydrostat/materials/mooney_rivlin.h>
+#include <hydrostat/materials/tissue_law.h>
 
+#include <memory>
+#include <set>
 #include <vector>
 
 namespace hydrostat
 {
   /**
    * Passive connective tissue per material id (subsection "Materials", one subsection
-   * "Material <id>" for ids 0 … max_ids − 1): Mooney–Rivlin constants and density.
+   * "Material <id>" for ids 0 … max_ids − 1): a TissueLaw chosen by 'Law', with its constants,
+   * and the density. Material 0 is the default tissue, with the declared defaults when its
+   * subsection is missing; any other id must have its subsection (operator[] throws otherwise).
    */
   class TissueMaterials
   {
@@ -19,17 +24,25 @@ namespace hydrostat
 
     struct Tissue
     {
-      MooneyRivlin law;
-      double       density; // kg/m³
+      std::shared_ptr<const TissueLaw> law;
+      double                           density; // kg/m³
     };
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);
 
-    /// The tissue of @p material_id; throws naming the id if it is out of range.
+    /// Whether @p material_id has a material: id 0 always, others if the input has their subsection.
+    bool defined(const unsigned int material_id) const;
+
+    /// Throws, naming the id, if one of the material ids @p used by the mesh has no material; ids out
+    /// of range are reported before ids without a subsection.
+    void check_used(const std::set<dealii::types::material_id> &used) const;
+
+    /// The tissue of @p material_id; throws naming the id if it is out of range or has no subsection.
     const Tissue &operator[](const unsigned int material_id) const;
 
   private:
     std::vector<Tissue> tissues;
+    std::vector<bool>   given;
   };
 } // namespace hydrostat

@@ -11,6 +11,8 @@
 #include <stdexcept>
 #include <string>
 
+class Epetra_MultiVector;
+
 namespace hydrostat
 {
   class PressureBlocks;
@@ -86,5 +88,11 @@ namespace hydrostat
     bool                            w_cycle                     = false;
     bool                            use_checkerboard_correction = true;
     unsigned int                    checkerboard_cycles         = 3;
+
+    /// The rigid-body modes of the last DoFHandler (the reference mesh and its DoFs do not
+    /// change during a run, so the support points are found once, not for every solve).
+    mutable std::shared_ptr<const Epetra_MultiVector> modes;
+    mutable const dealii::DoFHandler<3>              *modes_dof_handler = nullptr;
+    mutable dealii::types::global_dof_index           modes_n_dofs      = 0;
   };
 } // namespace hydrostat

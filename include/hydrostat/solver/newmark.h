@@ -39,6 +39,37 @@ namespace hydrostat
 
     Coefficients coefficients(const double dt) const;
 
+    /// Predictor of u₊: u + Δt v + ½ Δt² a (constant acceleration; in quasi-static mode, where
+    /// a = 0 and v is the last step's rate, a linear extrapolation).
+    template <typename VectorType>
+    void predict(const VectorType &u, const VectorType &v, const VectorType &a, const double dt,
+                 VectorType &u_new) const
+    {
+      u_new = u;
+      u_new.add(dt, v, 0.5 * dt * dt, a);
+    }
+
+    /// Corrector: v₊ and a₊ from the converged u₊ and the state (u, v, a) at the start of the
+    /// step (a₊ = 0 in quasi-static mode).
+    template <typename VectorType>
+    void correct(const VectorType &u, const VectorType &v, const VectorType &a, const VectorType &u_new,
+                 const double dt, VectorType &v_new, VectorType &a_new) const
+    {
+      const Coefficients c  = coefficients(dt);
+      VectorType         du = u_new;
+      du -= u;
+      a_new = 0;
+      if (is_dynamic)
+        {
+          a_new = du;
+          a_new *= c.a_u;
+          a_new.add(-c.a_v, v, -c.a_a, a);
+        }
+      v_new = du;
+      v_new *= c.v_u;
+      v_new.add(c.v_v, v, c.v_a, a);
+    }
+
     void set(const bool dynamic, const double beta, const double gamma, const double mass_damping = 0,
              const double stiffness_damping = 0);
 

@@ -23,6 +23,7 @@
 #include <hydrostat/solver/muscle_tendon_elements.h>
 #include <hydrostat/solver/newmark.h>
 #include <hydrostat/solver/newton_control.h>
+#include <hydrostat/solver/newton_solver.h>
 #include <hydrostat/solver/pressure_blocks.h>
 
 #include <iosfwd>
@@ -76,7 +77,7 @@ namespace hydrostat
 
     double                            time() const { return current_time; }
     unsigned int                      n_dofs() const { return dof_handler.n_dofs(); }
-    const std::vector<double>        &last_newton_residuals() const { return newton_residuals; }
+    const std::vector<double>        &last_newton_residuals() const { return newton_solver->residuals(); }
     std::vector<dealii::Tensor<1, 3>> probe_displacements() const;
     std::vector<dealii::Tensor<1, 3>> probe_velocities() const;
 
@@ -111,8 +112,10 @@ namespace hydrostat
     bool assemble(const Vector &u, const double dt, Vector &residual, Matrix *tangent, Vector *rhs,
                   const dealii::AffineConstraints<double> &inhomogeneous,
                   const dealii::AffineConstraints<double> &homogeneous, const bool mass_only = false);
-    bool newton_solve(const double dt);
-    void accept_step(const double dt);
+    /// Newton for the step to current_time + dt: the converged u₊ in @p u, or false.
+    bool newton_solve(const double dt, Vector &u);
+    /// Makes u₊ = @p u_new the accepted state (Newmark update of v, a) at current_time + dt.
+    void accept_step(const double dt, const Vector &u_new);
     void update_global_quantities(const bool first);
     void setup_muscles();
     /// Prints the volume of the mesh and the share of each material id (a check of a Gmsh mesh's tissues).
@@ -155,16 +158,14 @@ namespace hydrostat
     std::vector<dealii::Tensor<4, 3>>               small_strain_tangent; // A0 per material id
     dealii::CellDataStorage<dealii::Triangulation<3>::cell_iterator, MusclePoint> muscle_points;
 
-    Matrix              tangent;
-    PressureBlocks      pressure_blocks; // three-field tangent uncondensed, Preconditioner = block
-    Vector              u_n, v_n, a_n;   // accepted state at current_time (owned)
-    Vector              u_n_ghost, v_n_ghost, a_n_ghost;
-    Vector              f_ext_n; // external load vector of the accepted state
-    double              current_time       = 0;
-    double              residual_reference = 0;
-    std::vector<double> newton_residuals;
-    GlobalQuantities    quantities;
-    unsigned int        last_linear_iterations = 0;
+    Matrix                        tangent;
+    PressureBlocks                pressure_blocks; // three-field tangent uncondensed, Preconditioner = block
+    Vector                        u_n, v_n, a_n;   // accepted state at current_time (owned)
+    Vector                        u_n_ghost, v_n_ghost, a_n_ghost;
+    Vector                        f_ext_n; // external load vector of the accepted state
+    double                        current_time = 0;
+    std::unique_ptr<NewtonSolver> newton_solver;
+    GlobalQuantities              quantities;
 
     std::unique_ptr<PointProbes>    probes;
     std::unique_ptr<ParaViewSeries> paraview;

@@ -1,0 +1,80 @@
+#pragma once
+
+#include <deal.II/base/quadrature.h>
+#include <deal.II/base/tensor.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/lac/full_matrix.h>
+#include <deal.II/lac/vector.h>
+
+#include <hydrostat/materials/tissue_law.h>
+#include <hydrostat/solver/boundary_conditions.h>
+#include <hydrostat/solver/formulation.h>
+
+#include <vector>
+
+namespace hydrostat
+{
+  /**
+   * Kinematics at the quadrature points of a cell or face: F = I + Grad u, J = det F and, if a
+   * velocity is given, Ḟ = Grad v, from the cell's DoF values of the vector-valued displacement
+   * element (one place for what was written out per caller).
+   */
+  class CellKinematics
+  {
+  public:
+    /// F, J at the points of @p fe_values (reinitialised on the cell or face) from @p u_local.
+    void reinit(const dealii::FEValuesBase<3> &fe_values, const dealii::Vector<double> &u_local);
+    /// Also Ḟ from @p v_local.
+    void reinit(const dealii::FEValuesBase<3> &fe_values, const dealii::Vector<double> &u_local,
+                const dealii::Vector<double> &v_local);
+
+    /// Whether some point has J ≤ 0.
+    bool inverted() const;
+
+    std::vector<Tensor<2, 3>> F, F_dot;
+    std::vector<double>       J;
+  };
+
+  /// The vector values Σ_i d_i φ_i at the points of @p fe_values of the cell DoF values @p local.
+  void vector_values(const dealii::FEValuesBase<3> &fe_values, const dealii::Vector<double> &local,
+                     std::vector<Tensor<1, 3>> &values);
+
+  /**
+   * The load vector f_i = ∫ t0·φ_i dA of @p load on one boundary face at time @p t, added to @p f,
+   * and, if @p K_f is given, its derivative ∂f/∂u added to it (nonzero for the follower pressure
+   * only). t0 is the nominal traction: the given vector for a dead traction, t0 = −p cof(F) N =
+   * −p J F^{-T} N for a follower pressure p. @p kinematics holds F at the face points (follower
+   * pressure only).
+   */
+  void add_face_load(const BoundaryConditions::Load &load, const dealii::FEFaceValues<3> &fe_face_values,
+                     const CellKinematics &kinematics, const double t, dealii::Vector<double> &f,
+                     dealii::FullMatrix<double> *K_f);
+
+  /**
+   * The three-field element on one cell (Formulation): J̃ = Π J and p̃ = Π U'(J̃), Π the L²
+   * projection onto the discontinuous pressure space P_{k−1}, at the quadrature points, with the
+   * matrices M = ∫ ψ ψᵀ and K_JJ = ∫ ψ U''(J̃) ψᵀ of the condensation. Assembly, energy and output
+   * all take the volumetric response from here.
+   */
+  class ThreeFieldCell
+  {
+  public:
+    ThreeFieldCell(const Formulation &formulation, const dealii::Quadrature<3> &quadrature);
+
+    /// Projects @p J (at the points of @p fe_values) with the volumetric energy of @p law.
+    void reinit(const dealii::FEValues<3> &fe_values, const std::vector<double> &J, const TissueLaw &law);
+
+    /// ∫ U(J̃) dV, the volumetric energy of the element.
+    double volumetric_energy() const { return energy; }
+    /// ∫ p̃ dV / ∫ dV.
+    double mean_pressure() const { return pressure_integral / volume; }
+
+    std::vector<std::vector<double>> psi; // ψ_a at each quadrature point
+    std::vector<double>              J_tilde, p_tilde;
+    dealii::FullMatrix<double>       M, M_inv, K_JJ;
+
+  private:
+    dealii::Vector<double> j_coeff, p_coeff, b;
+    double                 energy = 0, pressure_integral = 0, volume = 0;
+  };
+} // namespace hydrostat

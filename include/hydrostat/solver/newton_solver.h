@@ -1,0 +1,59 @@
+#pragma once
+
+#include <deal.II/base/conditional_ostream.h>
+#include <deal.II/lac/trilinos_vector.h>
+
+#include <hydrostat/solver/newton_control.h>
+
+#include <functional>
+#include <vector>
+
+namespace hydrostat
+{
+  /**
+   * The Newton–Raphson iteration with the convergence tests and the backtracking line search of
+   * NewtonControl. It owns the iteration, not the problem: the residual, the tangent system and
+   * its solution come from callbacks.
+   */
+  class NewtonSolver
+  {
+  public:
+    using Vector = dealii::TrilinosWrappers::MPI::Vector;
+
+    struct Problem
+    {
+      /// R(u) and the tangent system at u; sets @p pending_increment to the largest prescribed
+      /// displacement not yet applied in u (0 if none). False if an element inverts at u.
+      std::function<bool(const Vector &u, Vector &residual, double &pending_increment)> system;
+      /// R(u) alone, with the constraints of the last system() (line search). False if an
+      /// element inverts at u.
+      std::function<bool(const Vector &u, Vector &residual)> residual;
+      /// The Newton update δu of the last system(), constraints applied; returns the linear
+      /// iterations. May throw LinearSolverFailure.
+      std::function<unsigned int(Vector &du)> solve;
+    };
+
+    NewtonSolver(const NewtonControl &control, const dealii::ConditionalOStream &out);
+
+    /// Iterates from @p u (a predictor) and leaves the converged state in it. False (u then
+    /// undefined) if it does not converge, an element inverts, R is not finite or the linear
+    /// solver fails.
+    bool solve(const Problem &problem, Vector &u);
+
+    /// |R| of every iteration of the last solve().
+    const std::vector<double> &residuals() const { return residual_history; }
+    /// Linear iterations of the last linear solve.
+    unsigned int last_linear_iterations() const { return linear_iterations; }
+
+  private:
+    /// The step length α along @p du (NewtonControl).
+    double line_search(const Problem &problem, const Vector &u, const Vector &du, const Vector &residual,
+                       const double r, const bool prescribing) const;
+
+    NewtonControl                     control;
+    const dealii::ConditionalOStream &out;
+    double                            residual_reference = 0; // the largest |R| of the run so far
+    std::vector<double>               residual_history;
+    unsigned int                      linear_iterations = 0;
+  };
+} // namespace hydrostat

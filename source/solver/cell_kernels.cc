@@ -1,0 +1,158 @@
+#include <deal.II/fe/fe_values_extractors.h>
+
+#include <hydrostat/solver/cell_kernels.h>
+
+namespace hydrostat
+{
+  using namespace dealii;
+
+  namespace
+  {
+    const FEValuesExtractors::Vector displacement(0);
+
+    /// The cell values as the std::vector that the deal.II library instantiates the
+    /// *_from_local_dof_values functions for (not for dealii::Vector).
+    const std::vector<double> &as_std_vector(const dealii::Vector<double> &local)
+    {
+      thread_local std::vector<double> buffer;
+      buffer.assign(local.begin(), local.end());
+      return buffer;
+    }
+  } // namespace
+
+  void CellKinematics::reinit(const FEValuesBase<3> &fe_values, const dealii::Vector<double> &u_local)
+  {
+    const unsigned int n_q = fe_values.n_quadrature_points;
+    F.resize(n_q);
+    J.resize(n_q);
+    fe_values[displacement].get_function_gradients_from_local_dof_values(as_std_vector(u_local), F);
+    for (unsigned int q = 0; q < n_q; ++q)
+      {
+        for (unsigned int d = 0; d < 3; ++d)
+          F[q][d][d] += 1.0;
+        J[q] = determinant(F[q]);
+      }
+  }
+
+  void CellKinematics::reinit(const FEValuesBase<3> &fe_values, const dealii::Vector<double> &u_local,
+                              const dealii::Vector<double> &v_local)
+  {
+    reinit(fe_values, u_local);
+    F_dot.resize(fe_values.n_quadrature_points);
+    fe_values[displacement].get_function_gradients_from_local_dof_values(as_std_vector(v_local), F_dot);
+  }
+
+  bool CellKinematics::inverted() const
+  {
+    for (const double j : J)
+      if (j <= 0)
+        return true;
+    return false;
+  }
+
+  void vector_values(const FEValuesBase<3> &fe_values, const dealii::Vector<double> &local,
+                     std::vector<Tensor<1, 3>> &values)
+  {
+    values.resize(fe_values.n_quadrature_points);
+    fe_values[displacement].get_function_values_from_local_dof_values(as_std_vector(local), values);
+  }
+
+  void add_face_load(const BoundaryConditions::Load &load, const FEFaceValues<3> &fe_face_values,
+                     const CellKinematics &kinematics, const double t, dealii::Vector<double> &f,
+                     FullMatrix<double> *K_f)
+  {
+    const FiniteElement<3> &fe     = fe_face_values.get_fe();
+    const unsigned int      n_dofs = fe.n_dofs_per_cell();
+    for (unsigned int q = 0; q < fe_face_values.n_quadrature_points; ++q)
+      {
+        const Point<3> &X  = fe_face_values.quadrature_point(q);
+        const double    dA = fe_face_values.JxW(q);
+        if (load.type == BoundaryConditions::Load::Type::dead_traction)
+          {
+            const Tensor<1, 3> traction = load.value->vector_value(X, t);
+            for (unsigned int i = 0; i < n_dofs; ++i)
+              f[i] += traction[fe.system_to_component_index(i).first] * fe_face_values.shape_value(i, q) * dA;
+            continue;
+          }
+        const double       pressure = load.value->value(X, t);
+        const double       J        = kinematics.J[q];
+        const Tensor<2, 3> F_inv    = invert(kinematics.F[q]);
+        const Tensor<1, 3> n        = transpose(F_inv) * fe_face_values.normal_vector(q);
+        for (unsigned int i = 0; i < n_dofs; ++i)
+          {
+            const unsigned int ci = fe.system_to_component_index(i).first;
+            const double       Ni = fe_face_values.shape_value(i, q);
+            f[i] -= pressure * J * n[ci] * Ni * dA;
+            if (!K_f)
+              continue;
+            // d(J F^{-T} N)_ci / dF_cjL = J (F^{-1}_Lcj n_ci − F^{-1}_Lci n_cj).
+            for (unsigned int j = 0; j < n_dofs; ++j)
+              {
+                const unsigned int  cj = fe.system_to_component_index(j).first;
+                const Tensor<1, 3> &gj = fe_face_values.shape_grad(j, q);
+                double              d  = 0;
+                for (unsigned int L = 0; L < 3; ++L)
+                  d += (F_inv[L][cj] * n[ci] - F_inv[L][ci] * n[cj]) * gj[L];
+                (*K_f)(i, j) -= pressure * Ni * J * d * dA;
+              }
+          }
+      }
+  }
+
+  ThreeFieldCell::ThreeFieldCell(const Formulation &formulation, const Quadrature<3> &quadrature)
+    : psi(quadrature.size())
+    , J_tilde(quadrature.size())
+    , p_tilde(quadrature.size())
+  {
+    const unsigned int n_p = formulation.n_pressure_functions();
+    for (unsigned int q = 0; q < quadrature.size(); ++q)
+      formulation.pressure_basis(quadrature.point(q), psi[q]);
+    for (FullMatrix<double> *A : {&M, &M_inv, &K_JJ})
+      A->reinit(n_p, n_p);
+    for (dealii::Vector<double> *v : {&j_coeff, &p_coeff, &b})
+      v->reinit(n_p);
+  }
+
+  void ThreeFieldCell::reinit(const FEValues<3> &fe_values, const std::vector<double> &J, const TissueLaw &law)
+  {
+    const unsigned int n_q = psi.size(), n_p = M.m();
+    // J̃: M j = ∫ ψ J.
+    M = 0;
+    b = 0;
+    for (unsigned int q = 0; q < n_q; ++q)
+      for (unsigned int a = 0; a < n_p; ++a)
+        {
+          b[a] += psi[q][a] * J[q] * fe_values.JxW(q);
+          for (unsigned int c = 0; c < n_p; ++c)
+            M(a, c) += psi[q][a] * psi[q][c] * fe_values.JxW(q);
+        }
+    M_inv.invert(M);
+    M_inv.vmult(j_coeff, b);
+    // p̃: M p = ∫ ψ U'(J̃); K_JJ = ∫ ψ U''(J̃) ψᵀ.
+    b    = 0;
+    K_JJ = 0;
+    for (unsigned int q = 0; q < n_q; ++q)
+      {
+        J_tilde[q] = 0;
+        for (unsigned int a = 0; a < n_p; ++a)
+          J_tilde[q] += psi[q][a] * j_coeff[a];
+        for (unsigned int a = 0; a < n_p; ++a)
+          {
+            b[a] += psi[q][a] * law.dU_dJ(J_tilde[q]) * fe_values.JxW(q);
+            for (unsigned int c = 0; c < n_p; ++c)
+              K_JJ(a, c) += psi[q][a] * law.d2U_dJ2(J_tilde[q]) * psi[q][c] * fe_values.JxW(q);
+          }
+      }
+    M_inv.vmult(p_coeff, b);
+    energy = pressure_integral = volume = 0;
+    for (unsigned int q = 0; q < n_q; ++q)
+      {
+        p_tilde[q] = 0;
+        for (unsigned int a = 0; a < n_p; ++a)
+          p_tilde[q] += psi[q][a] * p_coeff[a];
+        energy += law.U(J_tilde[q]) * fe_values.JxW(q);
+        pressure_integral += p_tilde[q] * fe_values.JxW(q);
+        volume += fe_values.JxW(q);
+      }
+  }
+} // namespace hydrostat

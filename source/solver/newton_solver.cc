@@ -1,0 +1,104 @@
+#include <deal.II/base/mpi.h>
+
+#include <hydrostat/solver/linear_solver.h>
+#include <hydrostat/solver/newton_solver.h>
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace hydrostat
+{
+  namespace
+  {
+    /// @p x in scientific notation, without changing the stream's format.
+    std::string scientific(const double x)
+    {
+      std::ostringstream s;
+      s << std::scientific << std::setprecision(3) << x;
+      return s.str();
+    }
+  } // namespace
+
+  NewtonSolver::NewtonSolver(const NewtonControl &control, const dealii::ConditionalOStream &out)
+    : control(control)
+    , out(out)
+  {}
+
+  bool NewtonSolver::solve(const Problem &problem, Vector &u)
+  {
+    residual_history.clear();
+    Vector du, residual;
+    du.reinit(u);
+    residual.reinit(u);
+    for (unsigned int it = 0; it <= control.max_iterations; ++it)
+      {
+        double pending_increment = 0;
+        if (!problem.system(u, residual, pending_increment))
+          return false;
+        const double r = residual.l2_norm();
+        residual_history.push_back(r);
+        if (!std::isfinite(r))
+          return false;
+        residual_reference = std::max(residual_reference, r);
+
+        // Prescribed displacements not yet applied count as an unconverged update.
+        const bool residual_ok =
+          r <= std::max(control.residual_absolute, control.residual_relative * residual_reference);
+        const bool update_ok =
+          it > 0 && du.l2_norm() <= std::max(control.update_absolute, control.update_relative * u.l2_norm());
+        if (residual_ok && pending_increment == 0 && (update_ok || r == 0 || it == 0))
+          return true;
+        if (it == control.max_iterations)
+          return false;
+
+        du = 0;
+        try
+          {
+            linear_iterations = problem.solve(du);
+          }
+        catch (const LinearSolverFailure &failure)
+          {
+            out << "  linear solver: " << failure.what() << std::endl;
+            return false;
+          }
+        const double alpha = line_search(problem, u, du, residual, r, pending_increment > 0);
+        u.add(alpha, du);
+        if (control.verbose)
+          out << "    Newton " << it << ": |R| = " << scientific(r) << ", |du| = " << scientific(du.l2_norm())
+              << ", line search " << alpha << ", linear iterations " << linear_iterations << std::endl;
+      }
+    return false;
+  }
+
+  double NewtonSolver::line_search(const Problem &problem, const Vector &u, const Vector &du, const Vector &residual,
+                                   const double r, const bool prescribing) const
+  {
+    // A step is accepted if it inverts no element and either the directional derivative of the
+    // potential, g(α) = δu·R(u + α δu), has dropped (strong Wolfe, |g(α)| ≤ 0.9 |g(0)|) or |R|
+    // has (Armijo, c = 1e-4). |R| alone is dominated by the second-order volume change that any
+    // linearised step produces in nearly incompressible tissue and would reject good full Newton
+    // steps; g is not. The step is halved otherwise (not while a prescribed displacement is being
+    // applied); if no halving is accepted, the longest step that inverts nothing is taken. Without
+    // line search an inversion is found at the next assembly and cuts the time step.
+    const double g0    = std::abs(du * residual);
+    double       alpha = 1.0, longest_admissible = 0.0;
+    Vector       trial_residual;
+    trial_residual.reinit(u);
+    while (control.line_search)
+      {
+        Vector trial = u;
+        trial.add(alpha, du);
+        const bool ok = problem.residual(trial, trial_residual);
+        if (ok && longest_admissible == 0.0)
+          longest_admissible = alpha;
+        if (ok && (prescribing || std::abs(du * trial_residual) <= 0.9 * g0 ||
+                   trial_residual.l2_norm() <= (1.0 - 1e-4 * alpha) * r))
+          break;
+        if (alpha <= std::ldexp(1.0, -int(control.line_search_steps)))
+          return longest_admissible > 0 ? longest_admissible : alpha;
+        alpha *= 0.5;
+      }
+    return alpha;
+  }
+} // namespace hydrostat

@@ -1,0 +1,150 @@
+// Cell kernels on one distorted cell: CellKinematics reproduces F and Ḟ of an affine field
+// exactly, and ThreeFieldCell gives the L² projections J̃ = Π J, p̃ = Π U'(J̃) (for Q1 the cell
+// means) with the volumetric energy ∫ U(J̃) dV.
+#include <deal.II/base/quadrature_lib.h>
+#include <deal.II/dofs/dof_handler.h>
+#include <deal.II/fe/fe_q.h>
+#include <deal.II/fe/fe_system.h>
+#include <deal.II/fe/fe_values.h>
+#include <deal.II/fe/mapping_q1.h>
+#include <deal.II/grid/grid_generator.h>
+#include <deal.II/grid/tria.h>
+
+#include <hydrostat/materials/mooney_rivlin.h>
+#include <hydrostat/solver/cell_kernels.h>
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace hydrostat;
+using namespace dealii;
+
+namespace
+{
+  struct OneCell
+  {
+    Triangulation<3> tria;
+    FESystem<3>      fe;
+    DoFHandler<3>    dof_handler;
+    QGauss<3>        quadrature;
+
+    explicit OneCell(const unsigned int degree)
+      : fe(FE_Q<3>(degree), 3)
+      , quadrature(degree + 1)
+    {
+      // A general hexahedron, so that the mapping is not affine.
+      const std::vector<Point<3>> vertices = {{0, 0, 0},     {1.1, 0, 0.1},   {0, 0.9, 0},   {1.2, 1.0, 0.2},
+                                              {0.1, 0, 1.0}, {1.0, 0.1, 1.1}, {0, 1.1, 0.9}, {1.0, 1.0, 1.3}};
+      GridGenerator::general_cell(tria, vertices);
+      dof_handler.reinit(tria);
+      dof_handler.distribute_dofs(fe);
+    }
+
+    /// Cell DoF values of the field X ↦ f(X), interpolated at the support points.
+    template <typename Field>
+    Vector<double> interpolate(const Field &f) const
+    {
+      const auto     cell = dof_handler.begin_active();
+      Vector<double> local(fe.n_dofs_per_cell());
+      MappingQ1<3>   mapping;
+      for (unsigned int i = 0; i < fe.n_dofs_per_cell(); ++i)
+        {
+          const Point<3> X = mapping.transform_unit_to_real_cell(cell, fe.unit_support_point(i));
+          local[i]         = f(X)[fe.system_to_component_index(i).first];
+        }
+      return local;
+    }
+  };
+
+  Tensor<2, 3> matrix(const double values[3][3])
+  {
+    Tensor<2, 3> A;
+    for (unsigned int i = 0; i < 3; ++i)
+      for (unsigned int j = 0; j < 3; ++j)
+        A[i][j] = values[i][j];
+    return A;
+  }
+} // namespace
+
+TEST(CellKinematics, AffineFieldGivesItsGradientExactly)
+{
+  const double       g[3][3] = {{0.21, -0.05, 0.13}, {0.02, -0.11, 0.07}, {-0.09, 0.04, 0.17}};
+  const double       h[3][3] = {{1.5, 0.3, -0.2}, {0.1, -0.7, 0.4}, {0.6, 0.0, 0.9}};
+  const Tensor<2, 3> G = matrix(g), H = matrix(h);
+  for (const unsigned int degree : {1u, 2u})
+    {
+      OneCell        c(degree);
+      FEValues<3>    fe_values(c.fe, c.quadrature, update_gradients | update_values | update_quadrature_points);
+      const auto     u = c.interpolate([&](const Point<3> &X) { return G * X; });
+      const auto     v = c.interpolate([&](const Point<3> &X) { return H * X; });
+      CellKinematics k;
+      fe_values.reinit(c.dof_handler.begin_active());
+      k.reinit(fe_values, u, v);
+      Tensor<2, 3> F = G;
+      for (unsigned int d = 0; d < 3; ++d)
+        F[d][d] += 1.0;
+      ASSERT_EQ(k.F.size(), c.quadrature.size());
+      for (unsigned int q = 0; q < c.quadrature.size(); ++q)
+        {
+          EXPECT_LT((k.F[q] - F).norm(), 1e-14);
+          EXPECT_LT((k.F_dot[q] - H).norm(), 1e-14);
+          EXPECT_NEAR(k.J[q], determinant(F), 1e-14);
+        }
+      EXPECT_FALSE(k.inverted());
+      std::vector<Tensor<1, 3>> values;
+      vector_values(fe_values, v, values);
+      for (unsigned int q = 0; q < c.quadrature.size(); ++q)
+        EXPECT_LT((values[q] - H * fe_values.quadrature_point(q)).norm(), 1e-14);
+    }
+}
+
+TEST(ThreeFieldCell, ProjectsJAndThePressure)
+{
+  const MooneyRivlin law({1e3, 2e2, 5e5});
+  for (const unsigned int degree : {1u, 2u})
+    {
+      OneCell     c(degree);
+      FEValues<3> fe_values(c.fe, c.quadrature, update_gradients | update_quadrature_points | update_JxW_values);
+      fe_values.reinit(c.dof_handler.begin_active());
+      // A non-affine field: J varies over the cell.
+      const auto     u = c.interpolate([](const Point<3> &X) {
+        return Tensor<1, 3>({0.1 * X[0] * X[1], -0.05 * X[2] * X[2], 0.08 * X[0] * X[2]});
+      });
+      CellKinematics k;
+      k.reinit(fe_values, u);
+      Formulation formulation;
+      formulation.type   = Formulation::Type::three_field;
+      formulation.degree = degree;
+      ThreeFieldCell cell(formulation, c.quadrature);
+      cell.reinit(fe_values, k.J, law);
+
+      // ∫ ψ (J − J̃) = 0 and ∫ ψ (U'(J̃) − p̃) = 0 for every pressure function ψ.
+      double volume = 0, J_integral = 0, energy = 0, p_integral = 0;
+      for (unsigned int a = 0; a < formulation.n_pressure_functions(); ++a)
+        {
+          double rJ = 0, rp = 0, scale = 0;
+          for (unsigned int q = 0; q < c.quadrature.size(); ++q)
+            {
+              rJ += cell.psi[q][a] * (k.J[q] - cell.J_tilde[q]) * fe_values.JxW(q);
+              rp += cell.psi[q][a] * (law.dU_dJ(cell.J_tilde[q]) - cell.p_tilde[q]) * fe_values.JxW(q);
+              scale += std::abs(cell.psi[q][a]) * fe_values.JxW(q);
+            }
+          EXPECT_LT(std::abs(rJ), 1e-14 * scale);
+          EXPECT_LT(std::abs(rp), 1e-14 * scale * law.bulk_modulus());
+        }
+      for (unsigned int q = 0; q < c.quadrature.size(); ++q)
+        {
+          volume += fe_values.JxW(q);
+          J_integral += k.J[q] * fe_values.JxW(q);
+          energy += law.U(cell.J_tilde[q]) * fe_values.JxW(q);
+          p_integral += cell.p_tilde[q] * fe_values.JxW(q);
+        }
+      EXPECT_NEAR(cell.volumetric_energy(), energy, 1e-14 * energy);
+      EXPECT_NEAR(cell.mean_pressure(), p_integral / volume, 1e-12 * std::abs(cell.mean_pressure()));
+      // U' is linear: the mean pressure is U' of the mean J, for every degree.
+      EXPECT_NEAR(cell.mean_pressure(), law.dU_dJ(J_integral / volume), 1e-9 * std::abs(cell.mean_pressure()));
+      if (degree == 1) // P0: J̃ is the cell mean and ∫ U(J̃) = U(J̄) V.
+        EXPECT_NEAR(cell.volumetric_energy(), law.U(J_integral / volume) * volume, 1e-12 * energy);
+    }
+}
