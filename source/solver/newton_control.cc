@@ -15,7 +15,8 @@ namespace hydrostat
     prm.declare_entry("Max iterations", std::to_string(d.max_iterations), Patterns::Integer(1),
                       "Newton iterations per step before the step is cut back.");
     prm.declare_entry("Relative residual", "1e-8", Patterns::Double(0.0),
-                      "Residual tolerance relative to the largest residual met so far.");
+                      "Residual tolerance relative to the force scale of the iterate, sqrt(sum over cells of "
+                      "|f_int|^2 + |f_ext|^2) [N] (internal forces incl. inertia and damping, and loads).");
     prm.declare_entry("Absolute residual", "1e-12", Patterns::Double(0.0), "Residual tolerance [N].");
     prm.declare_entry("Relative update", "1e-8", Patterns::Double(0.0),
                       "Update tolerance relative to the norm of the displacement vector.");

@@ -33,18 +33,16 @@ namespace hydrostat
     residual.reinit(u);
     for (unsigned int it = 0; it <= control.max_iterations; ++it)
       {
-        double pending_increment = 0;
-        if (!problem.system(u, residual, pending_increment))
+        double pending_increment = 0, force_scale = 0;
+        if (!problem.system(u, residual, pending_increment, force_scale))
           return false;
         const double r = residual.l2_norm();
         residual_history.push_back(r);
         if (!std::isfinite(r))
           return false;
-        residual_reference = std::max(residual_reference, r);
 
         // Prescribed displacements not yet applied count as an unconverged update.
-        const bool residual_ok =
-          r <= std::max(control.residual_absolute, control.residual_relative * residual_reference);
+        const bool residual_ok = r <= std::max(control.residual_absolute, control.residual_relative * force_scale);
         const bool update_ok =
           it > 0 && du.l2_norm() <= std::max(control.update_absolute, control.update_relative * u.l2_norm());
         if (residual_ok && pending_increment == 0 && (update_ok || r == 0 || it == 0))

@@ -362,8 +362,8 @@ namespace hydrostat
       component[i] = fe->system_to_component_index(i).first;
 
     FullMatrix<double>     cell_matrix(n_dofs, n_dofs), face_stiffness(n_dofs, n_dofs);
-    dealii::Vector<double> cell_residual(n_dofs), face_load(n_dofs), u_local(n_dofs), un_local(n_dofs),
-      vn_local(n_dofs), an_local(n_dofs), a_local(n_dofs), v_local(n_dofs);
+    dealii::Vector<double> cell_residual(n_dofs), cell_external(n_dofs), face_load(n_dofs), u_local(n_dofs),
+      un_local(n_dofs), vn_local(n_dofs), an_local(n_dofs), a_local(n_dofs), v_local(n_dofs);
     std::vector<types::global_dof_index> dofs(n_dofs);
     CellKinematics                       kinematics, face_kinematics;
     ThreeFieldCell                       three_field_cell(formulation, *quadrature);
@@ -374,7 +374,8 @@ namespace hydrostat
     const auto                          &K_JJ = three_field_cell.K_JJ;
     FullMatrix<double>                   K_up(n_dofs, n_p), K_up_G(n_dofs, n_p), G(n_p, n_p), tmp(n_p, n_p);
 
-    bool inverted = false;
+    bool   inverted       = false;
+    double force_scale_sq = 0;
     for (const auto &cell : dof_handler.active_cell_iterators())
       if (cell->is_locally_owned() && !inverted)
         {
@@ -395,6 +396,7 @@ namespace hydrostat
           const double        rho    = tissue.density;
           cell_matrix                = 0;
           cell_residual              = 0;
+          cell_external              = 0;
 
           kinematics.reinit(fe_values, u_local, v_local);
           if (kinematics.inverted())
@@ -441,9 +443,9 @@ namespace hydrostat
                   const unsigned int  ci = component[i];
                   const double        Ni = fe_values.shape_value(i, q);
                   const Tensor<1, 3> &gi = fe_values.shape_grad(i, q);
-                  cell_residual[i] += ((response.P[ci] + damping_stress[ci]) * gi + (dynamic ? inertia[ci] : 0.0) * Ni -
-                                       rho * g[ci] * Ni) *
-                                      JxW;
+                  cell_residual[i] +=
+                    ((response.P[ci] + damping_stress[ci]) * gi + (dynamic ? inertia[ci] : 0.0) * Ni) * JxW;
+                  cell_external[i] += rho * g[ci] * Ni * JxW;
                   if (three_field)
                     for (unsigned int a = 0; a < n_p; ++a)
                       K_up(i, a) += J[q] * (F_inv_T[ci] * gi) * psi[q][a] * JxW;
@@ -497,11 +499,14 @@ namespace hydrostat
                     face_stiffness = 0;
                     add_face_load(load, fe_face_values, face_kinematics, t, face_load,
                                   system && !mass_only ? &face_stiffness : nullptr);
-                    cell_residual -= face_load;
+                    cell_external += face_load;
                     if (system && !mass_only)
                       cell_matrix.add(-1.0, face_stiffness);
                   }
 
+          // The residual f_int − f_ext, and the scale of the forces it balances.
+          force_scale_sq += cell_residual.norm_sqr() + cell_external.norm_sqr();
+          cell_residual -= cell_external;
           homogeneous.distribute_local_to_global(cell_residual, dofs, residual);
           if (system)
             {
@@ -520,6 +525,7 @@ namespace hydrostat
       }
     if (pressure_blocks_active)
       pressure_blocks.compress();
+    force_scale = std::sqrt(Utilities::MPI::sum(force_scale_sq, comm));
     return !Utilities::MPI::logical_or(inverted, comm);
   }
 } // namespace hydrostat

@@ -39,14 +39,16 @@ namespace hydrostat
     reinit_vector(rhs);
     AffineConstraints<double> inhomogeneous, homogeneous;
     NewtonSolver::Problem     problem;
-    problem.system = [&](const Vector &u_trial, Vector &residual, double &pending_increment) {
+    problem.system = [&](const Vector &u_trial, Vector &residual, double &pending_increment, double &scale) {
       u_ghost = u_trial;
       make_constraints(u_ghost, current_time + dt, inhomogeneous, homogeneous);
       pending_increment = 0;
       for (const auto &line : inhomogeneous.get_lines())
         pending_increment = std::max(pending_increment, std::abs(line.inhomogeneity));
       pending_increment = Utilities::MPI::max(pending_increment, comm);
-      return assemble(u_trial, dt, residual, &tangent, &rhs, inhomogeneous, homogeneous);
+      const bool ok     = assemble(u_trial, dt, residual, &tangent, &rhs, inhomogeneous, homogeneous);
+      scale             = force_scale;
+      return ok;
     };
     problem.residual = [&](const Vector &u_trial, Vector &residual) {
       return assemble(u_trial, dt, residual, nullptr, nullptr, homogeneous, homogeneous);
@@ -57,6 +59,13 @@ namespace hydrostat
       inhomogeneous.distribute(du);
       return statistics.iterations;
     };
+    if (newton_solver->solve(problem, u))
+      return true;
+    // A predictor that inverts an element (the extrapolation overshoots where the motion turns)
+    // is not a reason to cut the step: start again from the accepted state.
+    if (!newton_solver->residuals().empty())
+      return false;
+    u = u_n;
     return newton_solver->solve(problem, u);
   }
 

@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -23,7 +24,8 @@ namespace
     return v;
   }
 
-  /// R_i(u) = u_i³ − 8 with the exact tangent 3 u_i²; system() fails ("inverts") for u_i ≤ @p floor.
+  /// R_i(u) = u_i³ − 8 with the exact tangent 3 u_i² and the force scale |(u³, 8)|; system() fails
+  /// ("inverts") for u_i ≤ @p floor.
   NewtonSolver::Problem cubic(Vector &tangent_diagonal, Vector &rhs, const double floor = -1e300)
   {
     NewtonSolver::Problem problem;
@@ -36,8 +38,14 @@ namespace
         }
       return true;
     };
-    problem.system = [&, floor, residual = problem.residual](const Vector &u, Vector &R, double &pending) {
+    problem.system = [&, floor, residual = problem.residual](const Vector &u, Vector &R, double &pending,
+                                                             double &force_scale) {
       pending = 0;
+      // The "internal force" u³ and the "load" 8 of each equation.
+      force_scale = 0;
+      for (unsigned int i = 0; i < 3; ++i)
+        force_scale += std::pow(u[i], 6) + 64.0;
+      force_scale = std::sqrt(force_scale);
       for (unsigned int i = 0; i < 3; ++i)
         {
           tangent_diagonal[i] = 3.0 * u[i] * u[i];
@@ -106,4 +114,27 @@ TEST(NewtonSolver, LineSearchAndFailure)
     EXPECT_FALSE(solver.solve(cubic(tangent, rhs, 0.0), u));
     EXPECT_TRUE(solver.residuals().empty());
   }
+}
+
+// Issue 12: after an attempt that diverged (|R| up to ~470), a new solve that starts 1e-7 from the
+// root (|R| = 2.1e-6, force scale 19.6) must still iterate to the root: the relative test is
+// measured against the force scale of the iterate (1e-8 · 19.6 = 2e-7), never against the
+// residuals of a failed attempt (1e-8 · 470 = 4.7e-6 would accept the start with no iteration).
+TEST(NewtonSolver, RelativeTestNotLoosenedByADivergedAttempt)
+{
+  const dealii::ConditionalOStream out(std::cout, false);
+  NewtonControl                    control;
+  control.line_search    = false;
+  control.max_iterations = 3;
+  NewtonSolver solver(control, out);
+  Vector       tangent = make_vector(0), rhs = make_vector(0);
+  Vector       u = make_vector(0.6);
+  ASSERT_FALSE(solver.solve(cubic(tangent, rhs), u));
+  ASSERT_GT(*std::max_element(solver.residuals().begin(), solver.residuals().end()), 400.0);
+
+  u = make_vector(2.0 + 1e-7);
+  ASSERT_TRUE(solver.solve(cubic(tangent, rhs), u));
+  EXPECT_GT(solver.residuals().size(), 1u);
+  for (unsigned int i = 0; i < 3; ++i)
+    EXPECT_NEAR(u[i], 2.0, 1e-12);
 }

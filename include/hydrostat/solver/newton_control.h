@@ -7,8 +7,10 @@ namespace hydrostat
   /**
    * Convergence tests and globalisation of the Newton–Raphson iteration (subsection "Newton").
    * An iteration has converged when both hold:
-   *   |R| ≤ max(Absolute residual, Relative residual · R_ref), R_ref the largest residual of
-   *   any iteration so far (so that a step starting near rest is not judged against ~0);
+   *   |R| ≤ max(Absolute residual, Relative residual · f_ref), f_ref the force scale of the
+   *   iterate, √(Σ_cells |f_int,cell|² + |f_ext,cell|²) (internal forces with inertia and
+   *   damping, and the loads): the size of the forces R balances, which a diverged iterate of an
+   *   earlier attempt cannot inflate;
    *   |δu| ≤ max(Absolute update, Relative update · |u|).
    * Backtracking line search halves the step, at most Line search steps times, until no element
    * is inverted (J ≤ 0) and either the directional derivative of the potential along the step

@@ -23,8 +23,9 @@ namespace hydrostat
     struct Problem
     {
       /// R(u) and the tangent system at u; sets @p pending_increment to the largest prescribed
-      /// displacement not yet applied in u (0 if none). False if an element inverts at u.
-      std::function<bool(const Vector &u, Vector &residual, double &pending_increment)> system;
+      /// displacement not yet applied in u (0 if none) and @p force_scale to the size of the
+      /// forces that R balances at u [N]. False if an element inverts at u.
+      std::function<bool(const Vector &u, Vector &residual, double &pending_increment, double &force_scale)> system;
       /// R(u) alone, with the constraints of the last system() (line search). False if an
       /// element inverts at u.
       std::function<bool(const Vector &u, Vector &residual)> residual;
@@ -37,7 +38,9 @@ namespace hydrostat
 
     /// Iterates from @p u (a predictor) and leaves the converged state in it. False (u then
     /// undefined) if it does not converge, an element inverts, R is not finite or the linear
-    /// solver fails.
+    /// solver fails. The relative residual test is measured against the force scale of the
+    /// iterate itself, never against residuals of earlier iterations or attempts: a diverged
+    /// attempt must not loosen the test of the next one.
     bool solve(const Problem &problem, Vector &u);
 
     /// |R| of every iteration of the last solve().
@@ -52,7 +55,6 @@ namespace hydrostat
 
     NewtonControl                     control;
     const dealii::ConditionalOStream &out;
-    double                            residual_reference = 0; // the largest |R| of the run so far
     std::vector<double>               residual_history;
     unsigned int                      linear_iterations = 0;
   };
