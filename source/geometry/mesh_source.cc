@@ -98,9 +98,14 @@ namespace hydrostat
   void MeshSource::parse_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Mesh");
-    param.type       = prm.get("Type");
-    param.min_corner = parse_point(prm.get("Min corner"), "Min corner");
-    param.max_corner = parse_point(prm.get("Max corner"), "Max corner");
+    const std::string type = prm.get("Type");
+    param.type             = type == "box"              ? Type::box :
+                             type == "cylinder"         ? Type::cylinder :
+                             type == "truncated cone"   ? Type::truncated_cone :
+                             type == "quarter cylinder" ? Type::quarter_cylinder :
+                                                          Type::gmsh;
+    param.min_corner       = parse_point(prm.get("Min corner"), "Min corner");
+    param.max_corner       = parse_point(prm.get("Max corner"), "Max corner");
     param.box_subdivisions.clear();
     for (const int n : Utilities::string_to_int(Utilities::split_string_list(prm.get("Box subdivisions"), ',')))
       param.box_subdivisions.push_back(n);
@@ -119,11 +124,11 @@ namespace hydrostat
     prm.leave_subsection();
     if (param.tip_radius < 0)
       param.tip_radius = param.radius;
-    if (param.type == "box")
+    if (param.type == Type::box)
       for (unsigned int d = 0; d < 3; ++d)
         AssertThrow(param.max_corner[d] > param.min_corner[d],
                     ExcMessage("Parameter 'Mesh/Max corner' must exceed 'Mesh/Min corner' in every coordinate."));
-    if (param.type == "gmsh")
+    if (param.type == Type::gmsh)
       {
         AssertThrow(!param.mesh_file.empty(), ExcMessage("Parameter 'Mesh/Mesh file' is empty but Mesh/Type = gmsh."));
         AssertThrow(std::filesystem::exists(param.mesh_file),
@@ -137,7 +142,7 @@ namespace hydrostat
                                "' (parameter 'Mesh/Mesh file') is not a Gmsh .msh "
                                "file: its first line is not $MeshFormat."));
       }
-    if (param.type != "box" && param.type != "gmsh")
+    if (param.type != Type::box && param.type != Type::gmsh)
       AssertThrow(param.length > 0 && param.radius > 0 && param.tip_radius > 0,
                   ExcMessage("Parameters 'Mesh/Length', 'Mesh/Radius' and 'Mesh/Tip radius' must be positive."));
   }
@@ -145,7 +150,7 @@ namespace hydrostat
   void MeshSource::create(Triangulation<3> &triangulation) const
   {
     Triangulation<3> coarse;
-    if (param.type == "box")
+    if (param.type == Type::box)
       {
         GridGenerator::subdivided_hyper_rectangle(coarse, param.box_subdivisions, param.min_corner, param.max_corner,
                                                   /*colorize=*/true);
@@ -153,7 +158,7 @@ namespace hydrostat
         for (const auto &cell : coarse.active_cell_iterators())
           cell->set_material_id(0);
       }
-    else if (param.type == "gmsh")
+    else if (param.type == Type::gmsh)
       {
         GridIn<3> grid_in(coarse);
         try
@@ -184,7 +189,7 @@ namespace hydrostat
     else
       {
         Triangulation<2> section;
-        make_cross_section(section, param.type == "quarter cylinder", param.cross_section_refinements);
+        make_cross_section(section, param.type == Type::quarter_cylinder, param.cross_section_refinements);
         GridGenerator::extrude_triangulation(section, param.axial_subdivisions + 1, param.length, coarse);
         // Scale the unit disk to the local radius: linear taper from Radius to Tip radius.
         const double R0 = param.radius, R1 = param.tip_radius, L = param.length;
