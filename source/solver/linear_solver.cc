@@ -175,9 +175,9 @@ namespace hydrostat
     w_cycle                     = prm.get_bool("AMG W-cycle");
     aggregation_threshold       = prm.get_double("AMG aggregation threshold");
     prm.leave_subsection();
-    AssertThrow(relative_tolerance > 0.0 && relative_tolerance < 1.0,
-                ExcMessage("Parameter 'Linear solver/Relative tolerance' must lie in (0, 1), got " +
-                           std::to_string(relative_tolerance) + "."));
+    require(relative_tolerance > 0.0 && relative_tolerance < 1.0,
+            "Parameter 'Linear solver/Relative tolerance' must lie in (0, 1), got " +
+              std::to_string(relative_tolerance) + ".");
   }
 
   void LinearSolver::choose(const types::global_dof_index n_dofs, const bool three_field)
