@@ -1,6 +1,7 @@
 #include <deal.II/base/exceptions.h>
 
 #include <hydrostat/activation/activation_dynamics.h>
+#include <hydrostat/base/errors.h>
 
 #include <cmath>
 
@@ -11,8 +12,8 @@ namespace hydrostat
   ZajacActivation::ZajacActivation(const Parameters &parameters)
     : param(parameters)
   {
-    AssertThrow(param.tau_q > 0.0, dealii::ExcMessage("Zajac activation: tau_q must be positive."));
-    AssertThrow(param.beta_q > 0.0, dealii::ExcMessage("Zajac activation: beta_q must be positive."));
+    require(param.tau_q > 0.0, "Zajac activation: tau_q must be positive.");
+    require(param.beta_q > 0.0, "Zajac activation: beta_q must be positive.");
   }
 
   void ZajacActivation::declare_parameters(dealii::ParameterHandler &prm)
@@ -63,10 +64,10 @@ namespace hydrostat
   HatzeActivation::HatzeActivation(const Parameters &parameters)
     : param(parameters)
   {
-    AssertThrow(param.m > 0.0, dealii::ExcMessage("Hatze activation: m must be positive."));
-    AssertThrow(param.c * param.eta > 0.0, dealii::ExcMessage("Hatze activation: c*eta must be positive."));
-    AssertThrow(param.k > 1.0, dealii::ExcMessage("Hatze activation: k must exceed 1."));
-    AssertThrow(param.nu > 0.0, dealii::ExcMessage("Hatze activation: the exponent must be positive."));
+    require(param.m > 0.0, "Hatze activation: m must be positive.");
+    require(param.c * param.eta > 0.0, "Hatze activation: c*eta must be positive.");
+    require(param.k > 1.0, "Hatze activation: k must exceed 1.");
+    require(param.nu > 0.0, "Hatze activation: the exponent must be positive.");
   }
 
   void HatzeActivation::declare_parameters(dealii::ParameterHandler &prm)
@@ -135,8 +136,8 @@ namespace hydrostat
   PrescribedActivation::PrescribedActivation(const Parameters &parameters)
     : param(parameters)
   {
-    AssertThrow(param.ta > 0.0 && param.td >= param.ta,
-                dealii::ExcMessage("Prescribed activation: need rise time ta > 0 and duration td >= ta."));
+    require(param.ta > 0.0 && param.td >= param.ta,
+            "Prescribed activation: need rise time ta > 0 and duration td >= ta.");
   }
 
   void PrescribedActivation::declare_parameters(dealii::ParameterHandler &prm)

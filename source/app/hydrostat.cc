@@ -78,15 +78,14 @@ the case's 'Output' subsection.
   /// text it stands for, so that it is validated exactly like a line of the file.
   void read_case(dealii::ParameterHandler &prm, const Arguments &arguments)
   {
-    AssertThrow(std::filesystem::exists(arguments.case_file),
-                dealii::ExcMessage("Case file '" + arguments.case_file + "' does not exist."));
+    hydrostat::require(std::filesystem::exists(arguments.case_file),
+                       "Case file '" + arguments.case_file + "' does not exist.");
     prm.parse_input(arguments.case_file);
     for (const std::string &entry : arguments.overrides)
       {
         const auto equal = entry.find('=');
-        AssertThrow(
-          equal != std::string::npos && equal > 0,
-          dealii::ExcMessage("--set '" + entry + "': expected PATH=VALUE, e.g. --set \"Time stepping/End time=0.5\"."));
+        hydrostat::require(equal != std::string::npos && equal > 0,
+                           "--set '" + entry + "': expected PATH=VALUE, e.g. --set \"Time stepping/End time=0.5\".");
         const auto  path = dealii::Utilities::split_string_list(entry.substr(0, equal), '/');
         std::string text;
         for (unsigned int i = 0; i + 1 < path.size(); ++i)
@@ -103,7 +102,7 @@ the case's 'Output' subsection.
             // The message names line and "file" of the generated text: name the override instead.
             std::string message = hydrostat::message_of(error);
             message             = message.substr(message.find(": ") + 2);
-            throw dealii::ExcMessage("--set '" + entry + "': " + message);
+            throw hydrostat::InputError("--set '" + entry + "': " + message);
           }
       }
   }

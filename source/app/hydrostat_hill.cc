@@ -4,6 +4,7 @@
 #include <deal.II/base/parameter_handler.h>
 #include <deal.II/base/utilities.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/hill/hill_experiment.h>
 
 #include <filesystem>
@@ -68,8 +69,7 @@ namespace
   {
     dealii::ParameterHandler prm;
     declare(prm);
-    AssertThrow(std::filesystem::exists(file_name),
-                dealii::ExcMessage("Parameter file '" + file_name + "' not found."));
+    hydrostat::require(std::filesystem::exists(file_name), "Parameter file '" + file_name + "' not found.");
     prm.parse_input(file_name);
 
     ExperimentSetup setup;
@@ -91,18 +91,16 @@ namespace
       {
         setup.stimulation = LoadCurve::parse(prm.get("Stimulation"));
       }
-    catch (const dealii::ExceptionBase &e)
+    catch (const hydrostat::InputError &e)
       {
-        std::ostringstream message;
-        e.print_info(message);
-        AssertThrow(false, dealii::ExcMessage("Experiment/Stimulation: " + message.str()));
+        throw hydrostat::InputError("Experiment/Stimulation: " + std::string(e.what()));
       }
     setup.lcint = prm.get_integer("LCINT");
-    AssertThrow(setup.lcint != 1, dealii::ExcMessage("Experiment/LCINT must be 0 or at least 2."));
+    hydrostat::require(setup.lcint != 1, "Experiment/LCINT must be 0 or at least 2.");
     prm.leave_subsection();
-    AssertThrow(names.empty() || names.size() == lengths.size() * masses.size(),
-                dealii::ExcMessage("Experiment/Case names: need one name per run (" +
-                                   std::to_string(lengths.size() * masses.size()) + ") or none."));
+    hydrostat::require(names.empty() || names.size() == lengths.size() * masses.size(),
+                       "Experiment/Case names: need one name per run (" +
+                         std::to_string(lengths.size() * masses.size()) + ") or none.");
 
     prm.enter_subsection("Time integration");
     setup.integrator =
@@ -179,6 +177,11 @@ int main(int argc, char **argv)
           return 0;
         }
       return run(arg);
+    }
+  catch (const hydrostat::InputError &e)
+    {
+      std::cerr << "hydrostat-hill: error in '" << arg << "': " << e.what() << '\n';
+      return 1;
     }
   catch (const dealii::ExceptionBase &e)
     {

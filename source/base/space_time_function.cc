@@ -1,6 +1,7 @@
 #include <deal.II/base/exceptions.h>
 #include <deal.II/base/utilities.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/base/space_time_function.h>
 
 namespace hydrostat
@@ -11,10 +12,9 @@ namespace hydrostat
     , n_comp(n_components)
   {
     const auto parts = dealii::Utilities::split_string_list(expression, ';');
-    AssertThrow(parts.size() == n_components,
-                dealii::ExcMessage("Parameter '" + parameter_name + "': expected " + std::to_string(n_components) +
-                                   " expression(s) separated by ';', got " + std::to_string(parts.size()) + " in \"" +
-                                   expression + "\"."));
+    require(parts.size() == n_components, "Parameter '" + parameter_name + "': expected " +
+                                            std::to_string(n_components) + " expression(s) separated by ';', got " +
+                                            std::to_string(parts.size()) + " in \"" + expression + "\".");
     try
       {
         parser = std::make_unique<dealii::FunctionParser<3>>(n_components);
@@ -25,8 +25,8 @@ namespace hydrostat
       }
     catch (const std::exception &error)
       {
-        AssertThrow(false, dealii::ExcMessage("Parameter '" + parameter_name + "': cannot parse \"" + expression +
-                                              "\" as a function of x, y, z, t: " + error.what()));
+        throw InputError("Parameter '" + parameter_name + "': cannot parse \"" + expression +
+                         "\" as a function of x, y, z, t: " + message_of(error));
       }
   }
 

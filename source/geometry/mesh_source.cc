@@ -9,6 +9,7 @@
 #include <deal.II/grid/grid_tools.h>
 #include <deal.II/grid/manifold_lib.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/base/space_time_function.h>
 #include <hydrostat/geometry/mesh_source.h>
 
@@ -26,8 +27,8 @@ namespace hydrostat
     Point<3> parse_point(const std::string &text, const std::string &name)
     {
       const auto values = Utilities::string_to_double(Utilities::split_string_list(text, ','));
-      AssertThrow(values.size() == 3, ExcMessage("Parameter 'Mesh/" + name +
-                                                 "' needs three comma-separated numbers, got \"" + text + "\"."));
+      require(values.size() == 3,
+              "Parameter 'Mesh/" + name + "' needs three comma-separated numbers, got \"" + text + "\".");
       return Point<3>(values[0], values[1], values[2]);
     }
 
@@ -98,9 +99,14 @@ namespace hydrostat
   void MeshSource::parse_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Mesh");
-    param.type       = prm.get("Type");
-    param.min_corner = parse_point(prm.get("Min corner"), "Min corner");
-    param.max_corner = parse_point(prm.get("Max corner"), "Max corner");
+    const std::string type = prm.get("Type");
+    param.type             = type == "box"              ? Type::box :
+                             type == "cylinder"         ? Type::cylinder :
+                             type == "truncated cone"   ? Type::truncated_cone :
+                             type == "quarter cylinder" ? Type::quarter_cylinder :
+                                                          Type::gmsh;
+    param.min_corner       = parse_point(prm.get("Min corner"), "Min corner");
+    param.max_corner       = parse_point(prm.get("Max corner"), "Max corner");
     param.box_subdivisions.clear();
     for (const int n : Utilities::string_to_int(Utilities::split_string_list(prm.get("Box subdivisions"), ',')))
       param.box_subdivisions.push_back(n);
@@ -119,33 +125,32 @@ namespace hydrostat
     prm.leave_subsection();
     if (param.tip_radius < 0)
       param.tip_radius = param.radius;
-    if (param.type == "box")
+    if (param.type == Type::box)
       for (unsigned int d = 0; d < 3; ++d)
-        AssertThrow(param.max_corner[d] > param.min_corner[d],
-                    ExcMessage("Parameter 'Mesh/Max corner' must exceed 'Mesh/Min corner' in every coordinate."));
-    if (param.type == "gmsh")
+        require(param.max_corner[d] > param.min_corner[d],
+                "Parameter 'Mesh/Max corner' must exceed 'Mesh/Min corner' in every coordinate.");
+    if (param.type == Type::gmsh)
       {
-        AssertThrow(!param.mesh_file.empty(), ExcMessage("Parameter 'Mesh/Mesh file' is empty but Mesh/Type = gmsh."));
-        AssertThrow(std::filesystem::exists(param.mesh_file),
-                    ExcMessage("Mesh file '" + param.mesh_file + "' (parameter 'Mesh/Mesh file') does not exist."));
+        require(!param.mesh_file.empty(), "Parameter 'Mesh/Mesh file' is empty but Mesh/Type = gmsh.");
+        require(std::filesystem::exists(param.mesh_file),
+                "Mesh file '" + param.mesh_file + "' (parameter 'Mesh/Mesh file') does not exist.");
         // Gmsh would read anything else as a .geo script, and abort the program on a syntax error.
         std::ifstream file(param.mesh_file);
         std::string   first_line;
         std::getline(file, first_line);
-        AssertThrow(Utilities::trim(first_line) == "$MeshFormat",
-                    ExcMessage("Mesh file '" + param.mesh_file +
-                               "' (parameter 'Mesh/Mesh file') is not a Gmsh .msh "
-                               "file: its first line is not $MeshFormat."));
+        require(Utilities::trim(first_line) == "$MeshFormat", "Mesh file '" + param.mesh_file +
+                                                                "' (parameter 'Mesh/Mesh file') is not a Gmsh .msh "
+                                                                "file: its first line is not $MeshFormat.");
       }
-    if (param.type != "box" && param.type != "gmsh")
-      AssertThrow(param.length > 0 && param.radius > 0 && param.tip_radius > 0,
-                  ExcMessage("Parameters 'Mesh/Length', 'Mesh/Radius' and 'Mesh/Tip radius' must be positive."));
+    if (param.type != Type::box && param.type != Type::gmsh)
+      require(param.length > 0 && param.radius > 0 && param.tip_radius > 0,
+              "Parameters 'Mesh/Length', 'Mesh/Radius' and 'Mesh/Tip radius' must be positive.");
   }
 
   void MeshSource::create(Triangulation<3> &triangulation) const
   {
     Triangulation<3> coarse;
-    if (param.type == "box")
+    if (param.type == Type::box)
       {
         GridGenerator::subdivided_hyper_rectangle(coarse, param.box_subdivisions, param.min_corner, param.max_corner,
                                                   /*colorize=*/true);
@@ -153,38 +158,31 @@ namespace hydrostat
         for (const auto &cell : coarse.active_cell_iterators())
           cell->set_material_id(0);
       }
-    else if (param.type == "gmsh")
+    else if (param.type == Type::gmsh)
       {
         GridIn<3> grid_in(coarse);
         try
           {
             grid_in.read_msh(param.mesh_file);
           }
-        catch (const ExceptionBase &error)
-          {
-            std::ostringstream text; // the message only, without deal.II's source location
-            error.print_info(text);
-            AssertThrow(false,
-                        ExcMessage("Cannot read mesh file '" + param.mesh_file + "': " + Utilities::trim(text.str())));
-          }
         catch (const std::exception &error)
           {
-            AssertThrow(false, ExcMessage("Cannot read mesh file '" + param.mesh_file + "': " + error.what()));
+            throw InputError("Cannot read mesh file '" + param.mesh_file + "': " + message_of(error));
           }
         catch (const std::string &error) // what the Gmsh library throws
           {
-            AssertThrow(false, ExcMessage("Cannot read mesh file '" + param.mesh_file + "': " + error));
+            throw InputError("Cannot read mesh file '" + param.mesh_file + "': " + error);
           }
         catch (...)
           {
-            AssertThrow(false, ExcMessage("Cannot read mesh file '" + param.mesh_file + "' (Gmsh failed)."));
+            throw InputError("Cannot read mesh file '" + param.mesh_file + "' (Gmsh failed).");
           }
         GridTools::scale(param.scale, coarse);
       }
     else
       {
         Triangulation<2> section;
-        make_cross_section(section, param.type == "quarter cylinder", param.cross_section_refinements);
+        make_cross_section(section, param.type == Type::quarter_cylinder, param.cross_section_refinements);
         GridGenerator::extrude_triangulation(section, param.axial_subdivisions + 1, param.length, coarse);
         // Scale the unit disk to the local radius: linear taper from Radius to Tip radius.
         const double R0 = param.radius, R1 = param.tip_radius, L = param.length;
@@ -202,8 +200,8 @@ namespace hydrostat
         for (const auto &cell : coarse.active_cell_iterators())
           {
             const double id = std::round(field.value(cell->center(), 0.0));
-            AssertThrow(id >= 0 && id < 255, ExcMessage("Parameter 'Mesh/Material id field' gives " +
-                                                        std::to_string(id) + ", not a material id in 0-254."));
+            require(id >= 0 && id < 255,
+                    "Parameter 'Mesh/Material id field' gives " + std::to_string(id) + ", not a material id in 0-254.");
             cell->set_material_id(static_cast<types::material_id>(id));
           }
       }
@@ -263,8 +261,8 @@ namespace hydrostat
             }
         // Every rank reports the first bad cell of the lowest rank that has one.
         for (const std::string &bad : Utilities::MPI::all_gather(triangulation.get_communicator(), first_bad))
-          AssertThrow(bad.empty(), ExcMessage("The mesh has an inverted or degenerate " + bad +
-                                              " (Jacobian determinant <= 0). Check the vertex order of that cell."));
+          require(bad.empty(), "The mesh has an inverted or degenerate " + bad +
+                                 " (Jacobian determinant <= 0). Check the vertex order of that cell.");
       }
   }
 } // namespace hydrostat

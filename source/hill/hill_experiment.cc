@@ -1,6 +1,7 @@
 #include <deal.II/base/exceptions.h>
 #include <deal.II/base/utilities.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/hill/hill_experiment.h>
 
 #include <boost/numeric/odeint.hpp>
@@ -16,10 +17,10 @@ namespace hydrostat
   LoadCurve::LoadCurve(std::vector<std::pair<double, double>> points)
     : pts(std::move(points))
   {
-    AssertThrow(!pts.empty(), dealii::ExcMessage("Load curve: no points."));
+    require(!pts.empty(), "Load curve: no points.");
     for (unsigned int i = 1; i < pts.size(); ++i)
-      AssertThrow(pts[i].first >= pts[i - 1].first,
-                  dealii::ExcMessage("Load curve: abscissae must not decrease (point " + std::to_string(i) + ")."));
+      require(pts[i].first >= pts[i - 1].first,
+              "Load curve: abscissae must not decrease (point " + std::to_string(i) + ").");
   }
 
   LoadCurve LoadCurve::parse(const std::string &text)
@@ -28,15 +29,14 @@ namespace hydrostat
     for (const auto &pair : dealii::Utilities::split_string_list(text, ';'))
       {
         const auto xy = dealii::Utilities::split_string_list(pair, ',');
-        AssertThrow(xy.size() == 2,
-                    dealii::ExcMessage("Load curve: '" + pair + "' is not a pair 't, value' in '" + text + "'."));
+        require(xy.size() == 2, "Load curve: '" + pair + "' is not a pair 't, value' in '" + text + "'.");
         try
           {
             points.emplace_back(dealii::Utilities::string_to_double(xy[0]), dealii::Utilities::string_to_double(xy[1]));
           }
         catch (...)
           {
-            AssertThrow(false, dealii::ExcMessage("Load curve: '" + pair + "' is not a pair of numbers."));
+            throw InputError("Load curve: '" + pair + "' is not a pair of numbers.");
           }
       }
     return LoadCurve(points);
@@ -59,7 +59,7 @@ namespace hydrostat
 
   LoadCurve LoadCurve::resampled(const unsigned int n) const
   {
-    AssertThrow(n >= 2, dealii::ExcMessage("Load curve: resampling needs at least 2 points."));
+    require(n >= 2, "Load curve: resampling needs at least 2 points.");
     std::vector<std::pair<double, double>> samples(n);
     const double                           a = pts.front().first, b = pts.back().first;
     for (unsigned int i = 0; i < n; ++i)
@@ -227,8 +227,8 @@ namespace hydrostat
 
   std::vector<ExperimentSample> run_experiment(const HillIntegrator &integrator, const ExperimentSetup &setup)
   {
-    AssertThrow(setup.kind == ExperimentSetup::Kind::isometric || setup.mass > 0.0,
-                dealii::ExcMessage("Hill experiment: concentric and quick-release runs need a positive mass."));
+    require(setup.kind == ExperimentSetup::Kind::isometric || setup.mass > 0.0,
+            "Hill experiment: concentric and quick-release runs need a positive mass.");
     return setup.integrator == ExperimentSetup::Integrator::lsdyna ? run_lsdyna(integrator, setup) :
                                                                      run_adaptive(integrator, setup);
   }

@@ -1,5 +1,6 @@
 #include <deal.II/base/exceptions.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/hill/muscle_tendon_unit.h>
 
 #include <boost/math/tools/roots.hpp>
@@ -14,12 +15,11 @@ namespace hydrostat
   HillMuscleTendonUnit::HillMuscleTendonUnit(const Parameters &p)
     : param(p)
   {
-    AssertThrow(p.F_max > 0.0 && p.l_CE_opt > 0.0 && p.l_SEE0 > 0.0,
-                dealii::ExcMessage("Hill MTU: Fmax, lCEopt and lSEE0 must be positive."));
-    AssertThrow(p.A_rel0 > 0.0 && p.B_rel0 > 0.0, dealii::ExcMessage("Hill MTU: Arel0 and Brel0 must be positive."));
-    AssertThrow(p.dU_SEE_nll > 0.0 && p.dU_SEE_l > 0.0 && p.dF_SEE0 > 0.0,
-                dealii::ExcMessage("Hill MTU: dUSEEnll, dUSEEl and dFSEE0 must be positive."));
-    AssertThrow(p.dW_des + 1.0 > p.L_PEE0, dealii::ExcMessage("Hill MTU: need LPEE0 < 1 + dWdes (PEE stiffness)."));
+    require(p.F_max > 0.0 && p.l_CE_opt > 0.0 && p.l_SEE0 > 0.0, "Hill MTU: Fmax, lCEopt and lSEE0 must be positive.");
+    require(p.A_rel0 > 0.0 && p.B_rel0 > 0.0, "Hill MTU: Arel0 and Brel0 must be positive.");
+    require(p.dU_SEE_nll > 0.0 && p.dU_SEE_l > 0.0 && p.dF_SEE0 > 0.0,
+            "Hill MTU: dUSEEnll, dUSEEl and dFSEE0 must be positive.");
+    require(p.dW_des + 1.0 > p.L_PEE0, "Hill MTU: need LPEE0 < 1 + dWdes (PEE stiffness).");
     // theory.md eqs. (35)–(36): stiffnesses chosen so that F_PEE = F_PEE F_max at l_CE_opt (1 + dW_des) and the
     // SEE is C¹ at l_SEE,nll.
     l_PEE0    = p.L_PEE0 * p.l_CE_opt;

@@ -5,6 +5,7 @@
 #include <deal.II/fe/mapping_q1.h>
 #include <deal.II/grid/grid_tools.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/io/point_probes.h>
 
 #include <sstream>
@@ -40,8 +41,8 @@ namespace hydrostat
       {
         std::ostringstream where;
         where << points[k];
-        AssertThrow(owners[k] > 0, ExcMessage("Probe point (" + where.str() +
-                                              ") (parameter 'Output/Probe points') lies outside the mesh."));
+        require(owners[k] > 0,
+                "Probe point (" + where.str() + ") (parameter 'Output/Probe points') lies outside the mesh.");
       }
   }
 

@@ -1,5 +1,6 @@
 #include <deal.II/base/exceptions.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/materials/mooney_rivlin.h>
 
 namespace hydrostat
@@ -26,8 +27,7 @@ namespace hydrostat
     : TissueLaw(parameters.K)
     , param(parameters)
   {
-    AssertThrow(param.shear_modulus() > 0.0,
-                dealii::ExcMessage("Mooney-Rivlin: c1 + c2 must be positive (shear modulus 2(c1 + c2))."));
+    require(param.shear_modulus() > 0.0, "Mooney-Rivlin: c1 + c2 must be positive (shear modulus 2(c1 + c2)).");
   }
 
   void MooneyRivlin::declare_parameters(dealii::ParameterHandler &prm, const bool has_to_be_set)

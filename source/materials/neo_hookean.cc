@@ -1,5 +1,6 @@
 #include <deal.II/base/exceptions.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/materials/neo_hookean.h>
 
 namespace hydrostat
@@ -8,7 +9,7 @@ namespace hydrostat
     : TissueLaw(parameters.K)
     , param(parameters)
   {
-    AssertThrow(param.mu > 0.0, dealii::ExcMessage("neo-Hookean: the shear modulus must be positive."));
+    require(param.mu > 0.0, "neo-Hookean: the shear modulus must be positive.");
   }
 
   void NeoHookean::declare_parameters(dealii::ParameterHandler &prm, const bool has_to_be_set)

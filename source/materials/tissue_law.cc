@@ -1,5 +1,6 @@
 #include <deal.II/base/exceptions.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/materials/mooney_rivlin.h>
 #include <hydrostat/materials/neo_hookean.h>
 #include <hydrostat/materials/tissue_law.h>
@@ -11,7 +12,7 @@ namespace hydrostat
   TissueLaw::TissueLaw(const double bulk_modulus)
     : K(bulk_modulus)
   {
-    AssertThrow(K > 0.0, dealii::ExcMessage("Tissue law: the bulk modulus must be positive."));
+    require(K > 0.0, "Tissue law: the bulk modulus must be positive.");
   }
 
   void TissueLaw::declare_parameters(dealii::ParameterHandler &prm, const bool has_to_be_set)
@@ -33,7 +34,7 @@ namespace hydrostat
     const std::string law = prm.get("Law");
     if (law == "neo-Hookean")
       return std::make_shared<NeoHookean>(NeoHookean::parse_parameters(prm));
-    AssertThrow(law == "Mooney-Rivlin", dealii::ExcMessage("Unknown tissue law '" + law + "'."));
+    require(law == "Mooney-Rivlin", "Unknown tissue law '" + law + "'.");
     return std::make_shared<MooneyRivlin>(MooneyRivlin::parse_parameters(prm));
   }
 

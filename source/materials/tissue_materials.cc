@@ -82,15 +82,14 @@ namespace hydrostat
             const std::string law = prm.get("Law");
             for (const std::string &entry : law == "neo-Hookean" ? std::vector<std::string>{"c1", "c2"} :
                                                                    std::vector<std::string>{"Shear modulus"})
-              AssertThrow(entries[id].count(entry) == 0 ||
-                            prm.get(entry) == defaults.get({"Materials", subsection_name(id)}, entry),
-                          ExcMessage("'" + entry + "' is not a constant of Law = " + law + "."));
+              require(entries[id].count(entry) == 0 ||
+                        prm.get(entry) == defaults.get({"Materials", subsection_name(id)}, entry),
+                      "'" + entry + "' is not a constant of Law = " + law + ".");
             tissues.push_back({TissueLaw::create(prm), prm.get_double("Density")});
           }
-        catch (const ExceptionBase &error)
+        catch (const std::exception &error) // InputError of the law's checks, or a ParameterHandler error
           {
-            AssertThrow(false,
-                        ExcMessage("In subsection 'Materials/" + subsection_name(id) + "': " + message_of(error)));
+            throw InputError("In subsection 'Materials/" + subsection_name(id) + "': " + message_of(error));
           }
         prm.leave_subsection();
       }
@@ -112,13 +111,14 @@ namespace hydrostat
 
   const TissueMaterials::Tissue &TissueMaterials::operator[](const unsigned int material_id) const
   {
-    AssertThrow(material_id < tissues.size(),
-                ExcMessage("Material id " + std::to_string(material_id) + " is used by the mesh but only ids 0-" +
-                           std::to_string(max_ids - 1) + " can be given materials."));
-    AssertThrow(given[material_id],
-                ExcMessage("Material id " + std::to_string(material_id) +
-                           " is used by the mesh but the input has no subsection 'Materials/" +
-                           subsection_name(material_id) + "': add it (only material 0 has a default)."));
+    // Called for every cell in assembly: the messages are built only when a check fails.
+    if (material_id >= tissues.size())
+      throw InputError("Material id " + std::to_string(material_id) + " is used by the mesh but only ids 0-" +
+                       std::to_string(max_ids - 1) + " can be given materials.");
+    if (!given[material_id])
+      throw InputError("Material id " + std::to_string(material_id) +
+                       " is used by the mesh but the input has no subsection 'Materials/" +
+                       subsection_name(material_id) + "': add it (only material 0 has a default).");
     return tissues[material_id];
   }
 } // namespace hydrostat

@@ -2,6 +2,7 @@
 #include <deal.II/base/numbers.h>
 #include <deal.II/base/utilities.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/muscle/fibre_field.h>
 
 #include <cmath>
@@ -20,7 +21,7 @@ namespace hydrostat
     for (unsigned int t = 0; t < std::size(type_names); ++t)
       if (name == type_names[t])
         return static_cast<Type>(t);
-    AssertThrow(false, dealii::ExcMessage("Unknown fibre direction type: " + name));
+    throw InputError("Unknown fibre direction type: " + name);
     return Type::constant;
   }
 
@@ -30,9 +31,9 @@ namespace hydrostat
     , cos_pitch(std::cos(parameters.pitch_angle * dealii::numbers::PI / 180.0))
     , sin_pitch(std::sin(parameters.pitch_angle * dealii::numbers::PI / 180.0))
   {
-    AssertThrow(param.arm_length > 0.0 && param.base_radius > 0.0 && param.tip_radius > 0.0,
-                dealii::ExcMessage("Fibre field: arm length and radii must be positive."));
-    AssertThrow(param.direction.norm() > 0.0, dealii::ExcMessage("Fibre field: the constant direction is zero."));
+    require(param.arm_length > 0.0 && param.base_radius > 0.0 && param.tip_radius > 0.0,
+            "Fibre field: arm length and radii must be positive.");
+    require(param.direction.norm() > 0.0, "Fibre field: the constant direction is zero.");
     constant_direction = param.direction / param.direction.norm();
   }
 

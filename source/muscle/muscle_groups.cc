@@ -90,8 +90,7 @@ namespace hydrostat
             auto                   names    = Utilities::split_string_list(prm.get("Fibre families"));
             if (names.empty())
               names.push_back(prm.get("Fibre direction"));
-            AssertThrow(names.size() <= max_families,
-                        ExcMessage("Parameter '" + where + "/Fibre families': at most three families."));
+            require(names.size() <= max_families, "Parameter '" + where + "/Fibre families': at most three families.");
             for (const std::string &family : names)
               {
                 geometry.type = FibreField::type_from_string(family);
@@ -101,10 +100,10 @@ namespace hydrostat
             prm.enter_subsection("Muscle law");
             g.law = VanLeeuwenKierMuscle::parse_parameters(prm);
             prm.leave_subsection();
-            AssertThrow(!g.constant_law || g.law.max_isometric_stress.has_value(),
-                        ExcMessage("Parameter '" + where +
-                                   "/Muscle law/Maximum isometric stress' must be set "
-                                   "(> 0) for Law = constant."));
+            require(!g.constant_law || g.law.max_isometric_stress.has_value(),
+                    "Parameter '" + where +
+                      "/Muscle law/Maximum isometric stress' must be set "
+                      "(> 0) for Law = constant.");
             if (!prm.get("Myosin filament length field").empty())
               g.myosin_length = std::make_unique<SpaceTimeFunction>(prm.get("Myosin filament length field"), 1,
                                                                     where + "/Myosin filament length field");
@@ -134,7 +133,7 @@ namespace hydrostat
           }
         catch (const std::exception &error)
           {
-            AssertThrow(false, ExcMessage("In subsection '" + where + "': " + message_of(error)));
+            throw InputError("In subsection '" + where + "': " + message_of(error));
           }
         prm.leave_subsection();
       }

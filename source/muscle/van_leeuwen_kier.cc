@@ -1,5 +1,6 @@
 #include <deal.II/base/exceptions.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/muscle/van_leeuwen_kier.h>
 
 #include <cmath>
@@ -74,7 +75,7 @@ namespace hydrostat
     // Sarcomere lengths of the kinks (theory.md eq. (22)), then strains ε = ls/l0 − 1.
     const double l_act   = p.rest_sarcomere_length - p.z_disc_length - 0.5 * p.bare_zone_length;
     const double overlap = p.myosin_length - p.bare_zone_length;
-    AssertThrow(overlap > 0.0, dealii::ExcMessage("Van Leeuwen-Kier: myosin length must exceed the bare zone."));
+    require(overlap > 0.0, "Van Leeuwen-Kier: myosin length must exceed the bare zone.");
     const double l0 = p.rest_sarcomere_length;
 
     // Slopes dfl/dε: ascending 2, ascending 1, plateau, descending.
@@ -90,19 +91,18 @@ namespace hydrostat
     fl_at_kink[2] = fl_at_kink[3] = 1.0;
     fl_at_kink[4]                 = 0.0;
     fl_at_kink[1]                 = 1.0 - fl_slope[1] * (fl_kink[2] - fl_kink[1]);
-    AssertThrow(fl_at_kink[1] > 0.0,
-                dealii::ExcMessage("Van Leeuwen-Kier: fl vanishes on ascending limb 1; check lmyo, l0, Dact."));
+    require(fl_at_kink[1] > 0.0, "Van Leeuwen-Kier: fl vanishes on ascending limb 1; check lmyo, l0, Dact.");
     fl_kink[0]    = fl_kink[1] - fl_at_kink[1] / fl_slope[0];
     fl_at_kink[0] = 0.0;
 
     const double h = p.kink_smoothing;
-    AssertThrow(h >= 0.0 && h < 0.5, dealii::ExcMessage("Van Leeuwen-Kier: kink smoothing must be in [0, 0.5)."));
+    require(h >= 0.0 && h < 0.5, "Van Leeuwen-Kier: kink smoothing must be in [0, 0.5).");
     for (unsigned int k = 0; k < 4; ++k)
-      AssertThrow(fl_kink[k + 1] - fl_kink[k] > 2.0 * h,
-                  dealii::ExcMessage("Van Leeuwen-Kier: the kinks of fl must be more than twice the kink smoothing "
-                                     "apart (lmyo < l0 - lz - lbz/2 is needed for the ascending limbs)."));
-    AssertThrow(max_stress >= 0.0 && min_strain_rate < 0.0 && p.K_fv > 0.0,
-                dealii::ExcMessage("Van Leeuwen-Kier: need sigma_max >= 0, eps_dot_min < 0, K > 0."));
+      require(fl_kink[k + 1] - fl_kink[k] > 2.0 * h,
+              "Van Leeuwen-Kier: the kinks of fl must be more than twice the kink smoothing "
+              "apart (lmyo < l0 - lz - lbz/2 is needed for the ascending limbs).");
+    require(max_stress >= 0.0 && min_strain_rate < 0.0 && p.K_fv > 0.0,
+            "Van Leeuwen-Kier: need sigma_max >= 0, eps_dot_min < 0, K > 0.");
   }
 
   void VanLeeuwenKierMuscle::declare_parameters(dealii::ParameterHandler &prm)

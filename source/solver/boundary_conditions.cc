@@ -1,6 +1,7 @@
 #include <deal.II/base/exceptions.h>
 #include <deal.II/base/utilities.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/solver/boundary_conditions.h>
 
 namespace hydrostat
@@ -14,13 +15,11 @@ namespace hydrostat
       {
         if (c == ' ')
           continue;
-        AssertThrow(
-          c == 'x' || c == 'y' || c == 'z',
-          ExcMessage("Parameter '" + parameter + "': components must be letters among x, y, z, got \"" + text + "\"."));
+        require(c == 'x' || c == 'y' || c == 'z',
+                "Parameter '" + parameter + "': components must be letters among x, y, z, got \"" + text + "\".");
         mask[c - 'x'] = true;
       }
-    AssertThrow(mask[0] || mask[1] || mask[2],
-                ExcMessage("Parameter '" + parameter + "': name at least one component (x, y, z)."));
+    require(mask[0] || mask[1] || mask[2], "Parameter '" + parameter + "': name at least one component (x, y, z).");
     return mask;
   }
 
@@ -93,11 +92,10 @@ namespace hydrostat
       {
         const std::string parameter = "Boundary conditions/Point constraints";
         const auto        parts     = Utilities::split_string_list(entry, ':');
-        AssertThrow(parts.size() == 2, ExcMessage("Parameter '" + parameter + "': entry \"" + entry +
-                                                  "\" is not of the form 'x, y, z: components'."));
+        require(parts.size() == 2,
+                "Parameter '" + parameter + "': entry \"" + entry + "\" is not of the form 'x, y, z: components'.");
         const auto xyz = Utilities::split_string_list(parts[0], ',');
-        AssertThrow(xyz.size() == 3,
-                    ExcMessage("Parameter '" + parameter + "': \"" + parts[0] + "\" is not three coordinates."));
+        require(xyz.size() == 3, "Parameter '" + parameter + "': \"" + parts[0] + "\" is not three coordinates.");
         const auto v = Utilities::string_to_double(xyz);
         point_list.push_back({Point<3>(v[0], v[1], v[2]), parse_components(parts[1], parameter)});
       }

@@ -16,8 +16,10 @@
 #include <Epetra_MultiVector.h>
 #include <Teuchos_ParameterList.hpp>
 
+#include <algorithm>
 #include <map>
 #include <optional>
+#include <vector>
 
 namespace hydrostat
 {
@@ -54,6 +56,27 @@ namespace hydrostat
               }
           }
       return modes;
+    }
+
+    // The values of the Selection patterns, in the order of the enums (index = enum value).
+    const std::vector<std::string> solver_names         = {"auto", "CG", "GMRES", "direct"};
+    const std::vector<std::string> preconditioner_names = {"auto", "AMG", "block"};
+    const std::vector<std::string> smoother_names       = {"Chebyshev", "symmetric Gauss-Seidel"};
+    const std::vector<std::string> package_names        = {"Amesos_Mumps", "Amesos_Klu"};
+
+    /// The selection @p value (already checked by its Patterns::Selection) as an enum value.
+    template <typename Enum>
+    Enum from_name(const std::string &value, const std::vector<std::string> &names)
+    {
+      const auto it = std::find(names.begin(), names.end(), value);
+      Assert(it != names.end(), ExcInternalError());
+      return static_cast<Enum>(it - names.begin());
+    }
+
+    template <typename Enum>
+    const std::string &name_of(const Enum value, const std::vector<std::string> &names)
+    {
+      return names[static_cast<std::size_t>(value)];
     }
 
     using BlockVector = TrilinosWrappers::MPI::BlockVector;
@@ -139,35 +162,39 @@ namespace hydrostat
   void LinearSolver::parse_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Linear solver");
-    solver_type                 = prm.get("Solver type");
+    solver_type                 = from_name<SolverType>(prm.get("Solver type"), solver_names);
     direct_limit                = prm.get_integer("Direct solver limit");
-    direct_package              = prm.get("Direct solver package");
+    direct_package              = from_name<DirectPackage>(prm.get("Direct solver package"), package_names);
     relative_tolerance          = prm.get_double("Relative tolerance");
     max_iterations              = prm.get_integer("Max iterations");
-    preconditioner              = prm.get("Preconditioner");
+    preconditioner              = from_name<Preconditioner>(prm.get("Preconditioner"), preconditioner_names);
     use_checkerboard_correction = prm.get_bool("Checkerboard correction");
     checkerboard_cycles         = prm.get_integer("Checkerboard coarse cycles");
-    smoother_type               = prm.get("AMG smoother type");
+    smoother_type               = from_name<Smoother>(prm.get("AMG smoother type"), smoother_names);
     smoother_sweeps             = prm.get_integer("AMG smoother sweeps");
     w_cycle                     = prm.get_bool("AMG W-cycle");
     aggregation_threshold       = prm.get_double("AMG aggregation threshold");
     prm.leave_subsection();
-    AssertThrow(relative_tolerance > 0.0 && relative_tolerance < 1.0,
-                ExcMessage("Parameter 'Linear solver/Relative tolerance' must lie in (0, 1), got " +
-                           std::to_string(relative_tolerance) + "."));
+    require(relative_tolerance > 0.0 && relative_tolerance < 1.0,
+            "Parameter 'Linear solver/Relative tolerance' must lie in (0, 1), got " +
+              std::to_string(relative_tolerance) + ".");
   }
 
   void LinearSolver::choose(const types::global_dof_index n_dofs, const bool three_field)
   {
-    if (solver_type == "auto")
-      solver_type = preconditioner == "auto" && n_dofs <= direct_limit ? "direct" : "GMRES";
-    if (preconditioner == "auto")
-      preconditioner = three_field && solver_type == "GMRES" ? "block" : "AMG";
+    if (solver_type == SolverType::automatic)
+      solver_type =
+        preconditioner == Preconditioner::automatic && n_dofs <= direct_limit ? SolverType::direct : SolverType::gmres;
+    if (preconditioner == Preconditioner::automatic)
+      preconditioner = three_field && solver_type == SolverType::gmres ? Preconditioner::block : Preconditioner::amg;
   }
+
+  const std::string &LinearSolver::type() const { return name_of(solver_type, solver_names); }
 
   std::string LinearSolver::description() const
   {
-    return solver_type == "direct" ? "direct (" + direct_package + ")" : solver_type + " with " + preconditioner;
+    return solver_type == SolverType::direct ? "direct (" + name_of(direct_package, package_names) + ")" :
+                                               type() + " with " + name_of(preconditioner, preconditioner_names);
   }
 
   LinearSolver::Statistics LinearSolver::solve(const TrilinosWrappers::SparseMatrix &A,
@@ -181,14 +208,14 @@ namespace hydrostat
         x = 0;
         return statistics;
       }
-    if (solver_type == "direct")
+    if (solver_type == SolverType::direct)
       {
+        const std::string                &package = name_of(direct_package, package_names);
         std::optional<TimerOutput::Scope> scope;
         if (timer)
           scope.emplace(*timer, "linear solve");
         SolverControl                  control(1, 0);
-        TrilinosWrappers::SolverDirect direct(control,
-                                              TrilinosWrappers::SolverDirect::AdditionalData(false, direct_package));
+        TrilinosWrappers::SolverDirect direct(control, TrilinosWrappers::SolverDirect::AdditionalData(false, package));
         try
           {
             direct.solve(A, x, b);
@@ -196,7 +223,7 @@ namespace hydrostat
         catch (const std::exception &error)
           {
             throw LinearSolverFailure(
-              "direct solver '" + direct_package +
+              "direct solver '" + package +
               "' (parameter 'Linear solver/Direct solver package') failed: " + message_of(error));
           }
         statistics.iterations = 1;
@@ -222,7 +249,7 @@ namespace hydrostat
     SolverControl control(max_iterations, relative_tolerance * b.l2_norm());
     try
       {
-        if (solver_type == "CG")
+        if (solver_type == SolverType::cg)
           TrilinosWrappers::SolverCG(control).solve(A, x, b, amg);
         else
           TrilinosWrappers::SolverGMRES(control, TrilinosWrappers::SolverGMRES::AdditionalData(false, 200))
@@ -230,7 +257,7 @@ namespace hydrostat
       }
     catch (const std::exception &error)
       {
-        throw LinearSolverFailure(solver_type + " failed: " +
+        throw LinearSolverFailure(type() + " failed: " +
                                   (dynamic_cast<const SolverControl::NoConvergence *>(&error) ?
                                      "no convergence to the relative tolerance " +
                                        Utilities::to_string(relative_tolerance) + " in " +
@@ -248,7 +275,7 @@ namespace hydrostat
     TrilinosWrappers::PreconditionAMG::AdditionalData data;
     data.elliptic              = true;
     data.higher_order_elements = dof_handler.get_fe().degree > 1;
-    data.smoother_type         = smoother_type.c_str();
+    data.smoother_type         = name_of(smoother_type, smoother_names).c_str();
     data.smoother_sweeps       = smoother_sweeps;
     data.w_cycle               = w_cycle;
     data.aggregation_threshold = aggregation_threshold;

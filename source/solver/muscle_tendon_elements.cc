@@ -103,8 +103,8 @@ namespace hydrostat
             unit->X_b         = parse_point(prm.get("Second point"));
             unit->anchored    = prm.get_bool("Fixed anchor");
             unit->stimulation = std::make_unique<SpaceTimeFunction>(prm.get("Stimulation"), 1, where + "/Stimulation");
-            AssertThrow(unit->X_a.distance(unit->X_b) > 0,
-                        ExcMessage("Parameter '" + where + "/Second point' coincides with the first point."));
+            require(unit->X_a.distance(unit->X_b) > 0,
+                    "Parameter '" + where + "/Second point' coincides with the first point.");
             prm.enter_subsection("Hill");
             unit->mtu = std::make_unique<HillMuscleTendonUnit>(HillMuscleTendonUnit::parse_parameters(prm));
             prm.leave_subsection();
@@ -116,7 +116,7 @@ namespace hydrostat
           }
         catch (const std::exception &error)
           {
-            AssertThrow(false, ExcMessage("In subsection '" + where + "': " + message_of(error)));
+            throw InputError("In subsection '" + where + "': " + message_of(error));
           }
         prm.leave_subsection();
       }
@@ -147,8 +147,7 @@ namespace hydrostat
           if (cell->is_locally_owned())
             owner = rank;
         owner = Utilities::MPI::min(owner, comm);
-        AssertThrow(owner < ranks, ExcMessage("Parameter '" + where + "/First point' (" + text(unit.X_a) +
-                                              ") lies outside the mesh."));
+        require(owner < ranks, "Parameter '" + where + "/First point' (" + text(unit.X_a) + ") lies outside the mesh.");
 
         // The second point: in the mesh somewhere, and visible (owned or ghost) on the owner.
         bool b_in_mesh = unit.anchored, b_visible = true;
@@ -162,14 +161,13 @@ namespace hydrostat
             if (rank == owner)
               b_visible = !around_b.empty();
           }
-        AssertThrow(b_in_mesh, ExcMessage("Parameter '" + where + "/Second point' (" + text(unit.X_b) +
-                                          ") lies outside the mesh (set Fixed anchor = true for a point in space)."));
+        require(b_in_mesh, "Parameter '" + where + "/Second point' (" + text(unit.X_b) +
+                             ") lies outside the mesh (set Fixed anchor = true for a point in space).");
         b_visible = !Utilities::MPI::logical_or(!b_visible, comm);
-        AssertThrow(b_visible,
-                    ExcMessage("Muscle-tendon unit '" + unit.name + "' (" + where + "): its second point (" +
-                               text(unit.X_b) + ") is not in the part of the mesh seen by MPI rank " +
-                               std::to_string(owner) +
-                               ", which owns its first point; run on fewer MPI ranks (or attach closer points)."));
+        require(b_visible, "Muscle-tendon unit '" + unit.name + "' (" + where + "): its second point (" +
+                             text(unit.X_b) + ") is not in the part of the mesh seen by MPI rank " +
+                             std::to_string(owner) +
+                             ", which owns its first point; run on fewer MPI ranks (or attach closer points).");
 
         const double l_0 = unit.X_a.distance(unit.X_b); // u = 0 at t = 0
         const double S_0 = unit.stimulation->value(unit.X_a, 0.0);
@@ -179,9 +177,9 @@ namespace hydrostat
           }
         catch (const std::exception &error)
           {
-            AssertThrow(false, ExcMessage("Muscle-tendon unit '" + unit.name + "' (" + where +
-                                          "): no initial state at its reference length " + std::to_string(l_0) +
-                                          " m: " + message_of(error)));
+            throw InputError("Muscle-tendon unit '" + unit.name + "' (" + where +
+                             "): no initial state at its reference length " + std::to_string(l_0) +
+                             " m: " + message_of(error));
           }
         const auto &mtu = unit.integrator->mtu();
         unit.record     = {S_0,

@@ -1,5 +1,6 @@
 #include <deal.II/base/exceptions.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/solver/newmark.h>
 
 namespace hydrostat
@@ -32,10 +33,8 @@ namespace hydrostat
   void NewmarkIntegrator::set(const bool dynamic, const double beta, const double gamma, const double mass_damping,
                               const double stiffness_damping)
   {
-    AssertThrow(!dynamic || beta > 0.0,
-                ExcMessage("Parameter 'Time integration/Newmark beta' must be > 0 (implicit Newmark)."));
-    AssertThrow(!dynamic || gamma >= 0.5,
-                ExcMessage("Parameter 'Time integration/Newmark gamma' must be >= 0.5 for stability."));
+    require(!dynamic || beta > 0.0, "Parameter 'Time integration/Newmark beta' must be > 0 (implicit Newmark).");
+    require(!dynamic || gamma >= 0.5, "Parameter 'Time integration/Newmark gamma' must be >= 0.5 for stability.");
     is_dynamic     = dynamic;
     newmark_beta   = beta;
     newmark_gamma  = gamma;

@@ -1,5 +1,6 @@
 #include <deal.II/base/exceptions.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/solver/newton_control.h>
 
 #include <algorithm>
@@ -40,9 +41,9 @@ namespace hydrostat
     line_search_steps = prm.get_integer("Line search steps");
     verbose           = prm.get_bool("Verbose");
     prm.leave_subsection();
-    AssertThrow(residual_relative > 0 || residual_absolute > 0,
-                ExcMessage("Parameters 'Newton/Relative residual' and 'Newton/Absolute residual' are both 0: "
-                           "Newton could never converge."));
+    require(residual_relative > 0 || residual_absolute > 0,
+            "Parameters 'Newton/Relative residual' and 'Newton/Absolute residual' are both 0: "
+            "Newton could never converge.");
   }
 
   void TimeStepControl::declare_parameters(ParameterHandler &prm)
@@ -69,11 +70,10 @@ namespace hydrostat
     cut_back          = prm.get_double("Cut-back factor");
     growth_iterations = prm.get_integer("Growth iterations");
     prm.leave_subsection();
-    AssertThrow(time_step > 0, ExcMessage("Parameter 'Time stepping/Time step' must be positive."));
-    AssertThrow(minimum_step > 0 && minimum_step <= time_step,
-                ExcMessage("Parameter 'Time stepping/Minimum time step' must lie in (0, Time step]."));
-    AssertThrow(cut_back > 0 && cut_back < 1,
-                ExcMessage("Parameter 'Time stepping/Cut-back factor' must lie in (0, 1)."));
+    require(time_step > 0, "Parameter 'Time stepping/Time step' must be positive.");
+    require(minimum_step > 0 && minimum_step <= time_step,
+            "Parameter 'Time stepping/Minimum time step' must lie in (0, Time step].");
+    require(cut_back > 0 && cut_back < 1, "Parameter 'Time stepping/Cut-back factor' must lie in (0, 1).");
   }
 
   double TimeStepControl::next_step(const double taken, const unsigned int newton_iterations) const

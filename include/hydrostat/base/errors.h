@@ -1,11 +1,37 @@
 #pragma once
 
 #include <exception>
+#include <stdexcept>
 #include <string>
 
 namespace hydrostat
 {
+  /// Bad input: a parameter value, case file, mesh or override that the project's own checks
+  /// reject. Its what() is the whole user-facing message (naming the parameter and the value), so
+  /// the programs print it as it is; deal.II's exceptions go through message_of instead.
+  struct InputError : std::runtime_error
+  {
+    using std::runtime_error::runtime_error;
+  };
+
+  /// Throws InputError(@p message) unless @p condition holds: the check of one input value.
+  /// The message is built before the call, so checks in loops over cells write `if (!cond)
+  /// throw InputError(...)` instead.
+  inline void require(const bool condition, const std::string &message)
+  {
+    if (!condition)
+      throw InputError(message);
+  }
+
+  /// The same for a literal message: no std::string is built when @p condition holds.
+  inline void require(const bool condition, const char *message)
+  {
+    if (!condition)
+      throw InputError(message);
+  }
+
   /// The user-facing text of an exception: for deal.II exceptions only their message (what
-  /// print_info() writes), without the source location that what() adds for developers.
+  /// print_info() writes), without the source location that what() adds for developers; for
+  /// others (InputError among them) what() on one line.
   std::string message_of(const std::exception &error);
 } // namespace hydrostat

@@ -32,9 +32,19 @@ namespace hydrostat
   class MeshSource
   {
   public:
+    /// Mesh/Type, parsed once.
+    enum class Type
+    {
+      box,
+      cylinder,
+      truncated_cone,
+      quarter_cylinder,
+      gmsh
+    };
+
     struct Parameters
     {
-      std::string               type = "box";
+      Type                      type = Type::box;
       dealii::Point<3>          min_corner{0, 0, 0};
       dealii::Point<3>          max_corner{1, 1, 1};
       std::vector<unsigned int> box_subdivisions{1, 1, 1};

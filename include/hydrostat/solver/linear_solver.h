@@ -33,6 +33,32 @@ namespace hydrostat
   class LinearSolver
   {
   public:
+    /// The selections of subsection "Linear solver", parsed once (their names are the parameter
+    /// values, see names()).
+    enum class SolverType
+    {
+      automatic,
+      cg,
+      gmres,
+      direct
+    };
+    enum class Preconditioner
+    {
+      automatic,
+      amg,
+      block
+    };
+    enum class Smoother
+    {
+      chebyshev,
+      symmetric_gauss_seidel
+    };
+    enum class DirectPackage
+    {
+      mumps,
+      klu
+    };
+
     struct Statistics
     {
       unsigned int iterations = 0;
@@ -56,14 +82,20 @@ namespace hydrostat
     void choose(dealii::types::global_dof_index n_dofs, bool three_field);
 
     /// The solver type as given, or as chosen once choose() has run.
-    const std::string &type() const { return solver_type; }
+    SolverType solver() const { return solver_type; }
+
+    /// The parameter value of solver(): "auto", "CG", "GMRES" or "direct".
+    const std::string &type() const;
 
     /// One line for the log: the solver and its preconditioner or package.
     std::string description() const;
 
     /// Whether Newton solves go through PressureBlocks (three-field element only); also true for
     /// an explicit Preconditioner = block before choose() has resolved Solver type = auto.
-    bool block_preconditioner() const { return solver_type != "direct" && preconditioner == "block"; }
+    bool block_preconditioner() const
+    {
+      return solver_type != SolverType::direct && preconditioner == Preconditioner::block;
+    }
 
     /// Whether the block preconditioner adds CheckerboardCorrection (Q1 element, refined meshes).
     bool checkerboard_correction() const { return use_checkerboard_correction; }
@@ -76,13 +108,13 @@ namespace hydrostat
                             const dealii::TrilinosWrappers::PreconditionAMG &amg,
                             const CheckerboardCorrection *checkerboard, dealii::TimerOutput *timer) const;
 
-    std::string                     solver_type                 = "auto";
+    SolverType                      solver_type                 = SolverType::automatic;
     dealii::types::global_dof_index direct_limit                = 100000;
-    std::string                     preconditioner              = "auto";
-    std::string                     direct_package              = "Amesos_Mumps";
+    Preconditioner                  preconditioner              = Preconditioner::automatic;
+    DirectPackage                   direct_package              = DirectPackage::mumps;
     double                          relative_tolerance          = 1e-8;
     unsigned int                    max_iterations              = 1000;
-    std::string                     smoother_type               = "Chebyshev";
+    Smoother                        smoother_type               = Smoother::chebyshev;
     unsigned int                    smoother_sweeps             = 2;
     double                          aggregation_threshold       = 1e-4;
     bool                            w_cycle                     = false;
