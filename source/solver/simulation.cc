@@ -152,6 +152,11 @@ namespace hydrostat
         pcout << "Material " << int(id) << ": " << constants.str() << " -> mu = " << law.shear_modulus()
               << " Pa, nu = " << law.poisson_ratio() << ", density = " << materials[id].density << " kg/m^3"
               << std::endl;
+        // Without mass the dynamic tangent has no inertia and a0 = M⁻¹(...) has no M.
+        require(!newmark.dynamic() || materials[id].density > 0,
+                "Parameter 'Materials/Material " + std::to_string(id) +
+                  "/Density' is 0, but Time integration/Mode = dynamic needs mass: give the tissue its "
+                  "density (e.g. 1050 kg/m^3) or use Mode = quasi-static.");
       }
     print_material_volumes();
     setup_dofs();
