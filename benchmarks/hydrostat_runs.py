@@ -2,6 +2,7 @@
 (progress lines, verbose Newton lines, TimerOutput table) and for killing a run cleanly."""
 import os
 import re
+import shutil
 import signal
 import subprocess
 import time
@@ -44,6 +45,17 @@ def parse_log(path):
         elif "error" in line.lower() and result["error"] is None:
             result["error"] = line.strip()
     return result
+
+
+def fresh_case(run_dir, text):
+    """Empties run_dir (a previous run's files would be read as this one's) and writes the case
+    file run_dir/case.prm with text; returns its path."""
+    if run_dir.exists():
+        shutil.rmtree(run_dir)
+    run_dir.mkdir(parents=True)
+    case = run_dir / "case.prm"
+    case.write_text(text)
+    return case
 
 
 def run_logged(cmd, run_dir, timeout, cwd):

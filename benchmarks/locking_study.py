@@ -27,14 +27,13 @@ import argparse
 import csv
 import math
 import re
-import shutil
 import signal
 import sys
 from pathlib import Path
 
 import numpy as np
 
-from hydrostat_runs import parse_log, read_status, run_logged
+from hydrostat_runs import fresh_case, parse_log, read_status, run_logged
 
 REPO = Path(__file__).resolve().parent.parent
 CASES = REPO / "parameters" / "indentation"
@@ -112,11 +111,7 @@ def bending_case(element, n, run_dir, args):
 # ----------------------------------------------------------------------------- running
 
 def run_one(args, text, run_dir):
-    if run_dir.exists():
-        shutil.rmtree(run_dir)
-    run_dir.mkdir(parents=True)
-    case = run_dir / "case.prm"
-    case.write_text(text)
+    case = fresh_case(run_dir, text)
     cmd = ["nice", "-n", str(args.nice)]
     if args.ranks > 1:
         cmd += ["mpirun", "-np", str(args.ranks), "--bind-to", "none", "--oversubscribe"]

@@ -39,12 +39,11 @@ import argparse
 import csv
 import math
 import re
-import shutil
 import signal
 import sys
 from pathlib import Path
 
-from hydrostat_runs import parse_log, read_status, run_logged
+from hydrostat_runs import fresh_case, parse_log, read_status, run_logged
 
 REPO = Path(__file__).resolve().parent.parent
 BAR = Path(__file__).resolve().parent / "peers" / "febio_bar.prm"
@@ -118,11 +117,7 @@ def case_text(row, run_dir):
 # ----------------------------------------------------------------------------- running
 
 def run_row(args, row, run_dir):
-    if run_dir.exists():
-        shutil.rmtree(run_dir)
-    run_dir.mkdir(parents=True)
-    case = run_dir / "case.prm"
-    case.write_text(case_text(row, run_dir))
+    case = fresh_case(run_dir, case_text(row, run_dir))
     exe = str(Path(args.hydrostat).resolve())
     if Path("/usr/bin/time").exists():  # one /usr/bin/time -v per rank: time.<rank>.txt
         inner = ["sh", "-c", f'exec /usr/bin/time -v -o "{run_dir}/time.${{OMPI_COMM_WORLD_RANK:-0}}.txt" '

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hydrostat_runs import parse_log, read_status, run_logged
+from hydrostat_runs import fresh_case, parse_log, read_status, run_logged
 
 REPO = Path(__file__).resolve().parent.parent
 TEMPLATE = Path(__file__).resolve().parent / "clamped_bar.prm"
@@ -73,9 +73,7 @@ def write_case(run_dir, sub, solver, preconditioner, steps, line_search, bulk_mo
                 .replace("@LINE_SEARCH@", "true" if line_search else "false")
                 .replace("@BULK_MODULUS@", f"{bulk_modulus:g}"))
     assert "@" not in text.split("#")[0], "unreplaced placeholder"
-    case = run_dir / "case.prm"
-    case.write_text(text)
-    return case
+    return fresh_case(run_dir, text)
 
 
 def parse_run(run_dir):
@@ -171,9 +169,6 @@ def fit_exponents(rows, out=sys.stdout):
 
 
 def run_one(args, sub, ranks, run_dir):
-    if run_dir.exists():
-        shutil.rmtree(run_dir)
-    run_dir.mkdir(parents=True)
     case = write_case(run_dir, sub, args.solver, args.preconditioner, args.steps, args.line_search, args.bulk_modulus)
     # One /usr/bin/time per rank, writing to time.<rank>.txt (Open MPI sets OMPI_COMM_WORLD_RANK).
     timed = ["sh", "-c", f'exec /usr/bin/time -v -o "{run_dir}/time.${{OMPI_COMM_WORLD_RANK:-0}}.txt" '
