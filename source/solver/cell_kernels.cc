@@ -50,6 +50,72 @@ namespace hydrostat
     return false;
   }
 
+  void CellShapes::reinit(const FEValuesBase<3> &fe_values)
+  {
+    const FiniteElement<3> &fe  = fe_values.get_fe();
+    const unsigned int      n_q = fe_values.n_quadrature_points;
+    n_dofs                      = fe.n_dofs_per_cell();
+    component.resize(n_dofs);
+    for (unsigned int i = 0; i < n_dofs; ++i)
+      component[i] = fe.system_to_component_index(i).first;
+    N.resize(n_q);
+    grad.resize(n_q);
+    JxW.resize(n_q);
+    for (unsigned int q = 0; q < n_q; ++q)
+      {
+        N[q].resize(n_dofs);
+        grad[q].resize(n_dofs);
+        for (unsigned int i = 0; i < n_dofs; ++i)
+          {
+            N[q][i]    = fe_values.shape_value(i, q);
+            grad[q][i] = fe_values.shape_grad(i, q);
+          }
+        JxW[q] = fe_values.JxW(q);
+      }
+  }
+
+  void add_stress_divergence(const CellShapes &shapes, const unsigned int q, const Tensor<2, 3> &P,
+                             const Tensor<4, 3> &A, dealii::Vector<double> &r, FullMatrix<double> *K)
+  {
+    const double                     dV   = shapes.JxW[q];
+    const std::vector<Tensor<1, 3>> &grad = shapes.grad[q];
+    for (unsigned int i = 0; i < shapes.n_dofs; ++i)
+      {
+        const unsigned int  ci = shapes.component[i];
+        const Tensor<1, 3> &gi = grad[i];
+        r[i] += (P[ci] * gi) * dV;
+        if (!K)
+          continue;
+        // (A_i)_kL = A_{ci J k L} (Grad N_i)_J dV, so that K_ij = (A_i)_{cj} · Grad N_j: the
+        // contraction with Grad φ_i is done once per i, not once per (i, j).
+        Tensor<2, 3> A_i;
+        for (unsigned int J = 0; J < 3; ++J)
+          for (unsigned int k = 0; k < 3; ++k)
+            A_i[k] += (gi[J] * dV) * A[ci][J][k];
+        for (unsigned int j = 0; j < shapes.n_dofs; ++j)
+          (*K)(i, j) += A_i[shapes.component[j]] * grad[j];
+      }
+  }
+
+  void add_volume_force(const CellShapes &shapes, const unsigned int q, const Tensor<1, 3> &b,
+                        dealii::Vector<double> &f)
+  {
+    for (unsigned int i = 0; i < shapes.n_dofs; ++i)
+      f[i] += b[shapes.component[i]] * shapes.N[q][i] * shapes.JxW[q];
+  }
+
+  void add_mass(const CellShapes &shapes, const unsigned int q, const double m, FullMatrix<double> &K)
+  {
+    const std::vector<double> &N = shapes.N[q];
+    for (unsigned int i = 0; i < shapes.n_dofs; ++i)
+      {
+        const double m_i = m * N[i] * shapes.JxW[q];
+        for (unsigned int j = 0; j < shapes.n_dofs; ++j)
+          if (shapes.component[j] == shapes.component[i])
+            K(i, j) += m_i * N[j];
+      }
+  }
+
   void vector_values(const FEValuesBase<3> &fe_values, const dealii::Vector<double> &local,
                      std::vector<Tensor<1, 3>> &values)
   {
@@ -111,6 +177,37 @@ namespace hydrostat
       A->reinit(n_p, n_p);
     for (dealii::Vector<double> *v : {&j_coeff, &p_coeff, &b})
       v->reinit(n_p);
+    G.reinit(n_p, n_p);
+    tmp.reinit(n_p, n_p);
+  }
+
+  void ThreeFieldCell::add_coupling(const CellShapes &shapes, const unsigned int q, const double J,
+                                    const Tensor<2, 3> &F_inv_T, FullMatrix<double> &K_up) const
+  {
+    const unsigned int n_p = M.m();
+    for (unsigned int i = 0; i < shapes.n_dofs; ++i)
+      {
+        const double dJ_i = J * (F_inv_T[shapes.component[i]] * shapes.grad[q][i]) * shapes.JxW[q];
+        for (unsigned int a = 0; a < n_p; ++a)
+          K_up(i, a) += dJ_i * psi[q][a];
+      }
+  }
+
+  void ThreeFieldCell::condense(const FullMatrix<double> &K_up, FullMatrix<double> &K)
+  {
+    M_inv.mmult(tmp, K_JJ);
+    tmp.mmult(G, M_inv);
+    K_up_G.reinit(K_up.m(), K_up.n());
+    K_up.mmult(K_up_G, G);
+    K_up_G.mTmult(K, K_up, true);
+  }
+
+  void ThreeFieldCell::pressure_compliance(FullMatrix<double> &C)
+  {
+    G.invert(K_JJ);
+    M.mmult(tmp, G);
+    C.reinit(M.m(), M.n());
+    tmp.mmult(C, M);
   }
 
   void ThreeFieldCell::reinit(const FEValues<3> &fe_values, const std::vector<double> &J, const TissueLaw &law)

@@ -125,10 +125,7 @@ namespace hydrostat
 
   void MuscleTendonElements::setup(const DoFHandler<3> &dof_handler)
   {
-    comm                     = dof_handler.get_triangulation().get_communicator();
-    const unsigned int rank  = Utilities::MPI::this_mpi_process(comm);
-    const unsigned int ranks = Utilities::MPI::n_mpi_processes(comm);
-    const auto        &fe    = dof_handler.get_fe();
+    comm = dof_handler.get_triangulation().get_communicator();
     csv.reset();
     for (unsigned int k = 0; k < units.size(); ++k)
       {
@@ -139,94 +136,110 @@ namespace hydrostat
         unit.component.clear();
         unit.N_a.clear();
         unit.N_b.clear();
+        const Location location = locate(unit, where, dof_handler);
+        set_initial_state(unit, where);
+        if (location.owner == Utilities::MPI::this_mpi_process(comm))
+          attach(unit, location, dof_handler.get_fe());
+      }
+  }
 
-        // The unit lives on the lowest rank that owns a cell around the first point.
-        const auto   around_a = cells_around(dof_handler, unit.X_a);
-        unsigned int owner    = ranks;
-        for (const auto &[cell, xi] : around_a)
-          if (cell->is_locally_owned())
-            owner = rank;
-        owner = Utilities::MPI::min(owner, comm);
-        require(owner < ranks, "Parameter '" + where + "/First point' (" + text(unit.X_a) + ") lies outside the mesh.");
+  MuscleTendonElements::Location MuscleTendonElements::locate(const Unit &unit, const std::string &where,
+                                                              const DoFHandler<3> &dof_handler) const
+  {
+    const unsigned int rank  = Utilities::MPI::this_mpi_process(comm);
+    const unsigned int ranks = Utilities::MPI::n_mpi_processes(comm);
+    Location           location;
+    // The unit lives on the lowest rank that owns a cell around the first point.
+    location.around_a = cells_around(dof_handler, unit.X_a);
+    location.owner    = ranks;
+    for (const auto &[cell, xi] : location.around_a)
+      if (cell->is_locally_owned())
+        location.owner = rank;
+    location.owner = Utilities::MPI::min(location.owner, comm);
+    require(location.owner < ranks,
+            "Parameter '" + where + "/First point' (" + text(unit.X_a) + ") lies outside the mesh.");
 
-        // The second point: in the mesh somewhere, and visible (owned or ghost) on the owner.
-        bool b_in_mesh = unit.anchored, b_visible = true;
-        std::vector<std::pair<DoFHandler<3>::active_cell_iterator, Point<3>>> around_b;
-        if (!unit.anchored)
-          {
-            around_b = cells_around(dof_handler, unit.X_b);
-            for (const auto &[cell, xi] : around_b)
-              b_in_mesh = b_in_mesh || cell->is_locally_owned();
-            b_in_mesh = Utilities::MPI::logical_or(b_in_mesh, comm);
-            if (rank == owner)
-              b_visible = !around_b.empty();
-          }
-        require(b_in_mesh, "Parameter '" + where + "/Second point' (" + text(unit.X_b) +
-                             ") lies outside the mesh (set Fixed anchor = true for a point in space).");
-        b_visible = !Utilities::MPI::logical_or(!b_visible, comm);
-        require(b_visible, "Muscle-tendon unit '" + unit.name + "' (" + where + "): its second point (" +
-                             text(unit.X_b) + ") is not in the part of the mesh seen by MPI rank " +
-                             std::to_string(owner) +
-                             ", which owns its first point; run on fewer MPI ranks (or attach closer points).");
+    // The second point: in the mesh somewhere, and visible (owned or ghost) on the owner.
+    bool b_in_mesh = unit.anchored, b_visible = true;
+    if (!unit.anchored)
+      {
+        location.around_b = cells_around(dof_handler, unit.X_b);
+        for (const auto &[cell, xi] : location.around_b)
+          b_in_mesh = b_in_mesh || cell->is_locally_owned();
+        b_in_mesh = Utilities::MPI::logical_or(b_in_mesh, comm);
+        if (rank == location.owner)
+          b_visible = !location.around_b.empty();
+      }
+    require(b_in_mesh, "Parameter '" + where + "/Second point' (" + text(unit.X_b) +
+                         ") lies outside the mesh (set Fixed anchor = true for a point in space).");
+    b_visible = !Utilities::MPI::logical_or(!b_visible, comm);
+    require(b_visible, "Muscle-tendon unit '" + unit.name + "' (" + where + "): its second point (" + text(unit.X_b) +
+                         ") is not in the part of the mesh seen by MPI rank " + std::to_string(location.owner) +
+                         ", which owns its first point; run on fewer MPI ranks (or attach closer points).");
+    return location;
+  }
 
-        const double l_0 = unit.X_a.distance(unit.X_b); // u = 0 at t = 0
-        const double S_0 = unit.stimulation->value(unit.X_a, 0.0);
-        try
-          {
-            unit.state = unit.integrator->initial_state(l_0, S_0);
-          }
-        catch (const std::exception &error)
-          {
-            throw InputError("Muscle-tendon unit '" + unit.name + "' (" + where +
-                             "): no initial state at its reference length " + std::to_string(l_0) +
-                             " m: " + message_of(error));
-          }
-        const auto &mtu = unit.integrator->mtu();
-        unit.record     = {S_0,
-                           unit.integrator->q(unit.state),
-                           l_0 + mtu.parameters().l_offset,
-                           0.0,
-                           unit.state.l_CE,
-                           0.0,
-                           mtu.force_SEE(mtu.l_SEE(unit.state.l_CE, l_0))};
-        if (rank != owner)
-          continue;
+  void MuscleTendonElements::set_initial_state(Unit &unit, const std::string &where) const
+  {
+    const double l_0 = unit.X_a.distance(unit.X_b); // u = 0 at t = 0
+    const double S_0 = unit.stimulation->value(unit.X_a, 0.0);
+    try
+      {
+        unit.state = unit.integrator->initial_state(l_0, S_0);
+      }
+    catch (const std::exception &error)
+      {
+        throw InputError("Muscle-tendon unit '" + unit.name + "' (" + where +
+                         "): no initial state at its reference length " + std::to_string(l_0) +
+                         " m: " + message_of(error));
+      }
+    const auto &mtu = unit.integrator->mtu();
+    unit.record     = {S_0,
+                       unit.integrator->q(unit.state),
+                       l_0 + mtu.parameters().l_offset,
+                       0.0,
+                       unit.state.l_CE,
+                       0.0,
+                       mtu.force_SEE(mtu.l_SEE(unit.state.l_CE, l_0))};
+  }
 
-        unit.evaluated_here = true;
-        std::map<types::global_dof_index, unsigned int> local;
-        const MappingQ1<3>                              mapping;
-        const auto add_cell = [&](const DoFHandler<3>::active_cell_iterator &cell, const Point<3> &xi,
-                                  std::vector<double> &N) {
-          FEValues<3> fe_values(mapping, fe, Quadrature<3>(xi), update_values);
-          fe_values.reinit(cell);
-          std::vector<types::global_dof_index> cell_dofs(fe.n_dofs_per_cell());
-          cell->get_dof_indices(cell_dofs);
-          for (unsigned int i = 0; i < cell_dofs.size(); ++i)
+  void MuscleTendonElements::attach(Unit &unit, const Location &location, const FiniteElement<3> &fe) const
+  {
+    unit.evaluated_here = true;
+    std::map<types::global_dof_index, unsigned int> local;
+    const MappingQ1<3>                              mapping;
+    const auto add_cell = [&](const DoFHandler<3>::active_cell_iterator &cell, const Point<3> &xi,
+                              std::vector<double> &N) {
+      FEValues<3> fe_values(mapping, fe, Quadrature<3>(xi), update_values);
+      fe_values.reinit(cell);
+      std::vector<types::global_dof_index> cell_dofs(fe.n_dofs_per_cell());
+      cell->get_dof_indices(cell_dofs);
+      for (unsigned int i = 0; i < cell_dofs.size(); ++i)
+        {
+          auto [it, inserted] = local.emplace(cell_dofs[i], unit.dofs.size());
+          if (inserted)
             {
-              auto [it, inserted] = local.emplace(cell_dofs[i], unit.dofs.size());
-              if (inserted)
-                {
-                  unit.dofs.push_back(cell_dofs[i]);
-                  unit.component.push_back(fe.system_to_component_index(i).first);
-                  unit.N_a.push_back(0.0);
-                  unit.N_b.push_back(0.0);
-                }
-              N[it->second] = fe_values.shape_value(i, 0);
+              unit.dofs.push_back(cell_dofs[i]);
+              unit.component.push_back(fe.system_to_component_index(i).first);
+              unit.N_a.push_back(0.0);
+              unit.N_b.push_back(0.0);
             }
-        };
-        const auto pick = [](const auto &around) {
-          for (const auto &entry : around)
-            if (entry.first->is_locally_owned())
-              return entry;
-          return around.front();
-        };
-        const auto [cell_a, xi_a] = pick(around_a);
-        add_cell(cell_a, xi_a, unit.N_a);
-        if (!unit.anchored)
-          {
-            const auto [cell_b, xi_b] = pick(around_b);
-            add_cell(cell_b, xi_b, unit.N_b);
-          }
+          N[it->second] = fe_values.shape_value(i, 0);
+        }
+    };
+    // Prefer an owned cell: its DoF values are the ones this rank has for certain.
+    const auto pick = [](const auto &around) {
+      for (const auto &entry : around)
+        if (entry.first->is_locally_owned())
+          return entry;
+      return around.front();
+    };
+    const auto [cell_a, xi_a] = pick(location.around_a);
+    add_cell(cell_a, xi_a, unit.N_a);
+    if (!unit.anchored)
+      {
+        const auto [cell_b, xi_b] = pick(location.around_b);
+        add_cell(cell_b, xi_b, unit.N_b);
       }
   }
 
@@ -257,7 +270,7 @@ namespace hydrostat
 
   void MuscleTendonElements::assemble(const Vector &u, const Vector &u_n, const Vector &v_n, const Vector &a_n,
                                       const NewmarkIntegrator::Coefficients &c, const double t, const double dt,
-                                      const bool mass_only, const AffineConstraints<double> &inhomogeneous,
+                                      const AffineConstraints<double> &inhomogeneous,
                                       const AffineConstraints<double> &homogeneous, Vector &residual, Matrix *system,
                                       Vector *rhs) const
   {
@@ -292,19 +305,16 @@ namespace hydrostat
 
           // ∂(dl_MTC)/∂u_j = v_u g_j + B_j ((I − e⊗e) w)_{c_j}/ℓ;  ∂e/∂u_j = B_j (I − e⊗e)_{:,c_j}/ℓ.
           FullMatrix<double> local_matrix(n, n);
-          if (!mass_only)
-            {
-              const Tensor<2, 3> P  = unit_symmetric_tensor<3>() - outer_product(k.e, k.e);
-              const Tensor<1, 3> Pw = P * k.w;
-              for (unsigned int i = 0; i < n; ++i)
-                for (unsigned int j = 0; j < n; ++j)
-                  {
-                    const unsigned int ci = unit.component[i], cj = unit.component[j];
-                    const double       d_rate = c.v_u * g[j] + B[j] * Pw[cj] / k.length;
-                    local_matrix(i, j) =
-                      g[i] * (r.dF_dl * g[j] + r.dF_ddl * d_rate) + r.F_MTC * B[i] * B[j] * P[ci][cj] / k.length;
-                  }
-            }
+          const Tensor<2, 3> P  = unit_symmetric_tensor<3>() - outer_product(k.e, k.e);
+          const Tensor<1, 3> Pw = P * k.w;
+          for (unsigned int i = 0; i < n; ++i)
+            for (unsigned int j = 0; j < n; ++j)
+              {
+                const unsigned int ci = unit.component[i], cj = unit.component[j];
+                const double       d_rate = c.v_u * g[j] + B[j] * Pw[cj] / k.length;
+                local_matrix(i, j) =
+                  g[i] * (r.dF_dl * g[j] + r.dF_ddl * d_rate) + r.F_MTC * B[i] * B[j] * P[ci][cj] / k.length;
+              }
           local_residual *= -1.0;
           inhomogeneous.distribute_local_to_global(local_matrix, local_residual, unit.dofs, *system, *rhs);
         }

@@ -47,23 +47,12 @@ namespace hydrostat
       for (const std::string &entry : Utilities::split_string_list(text, ';'))
         {
           const auto xyz = Utilities::split_string_list(entry, ',');
-          AssertThrow(xyz.size() == 3, ExcMessage("Parameter 'Output/Probe points': \"" + entry +
-                                                  "\" is not three comma-separated coordinates."));
+          require(xyz.size() == 3, "Parameter 'Output/Probe points': \"" + entry +
+                                     "\" is not three comma-separated coordinates (x, y, z; points separated by ';').");
           const auto v = Utilities::string_to_double(xyz);
           points.emplace_back(v[0], v[1], v[2]);
         }
       return points;
-    }
-
-    /// Grad φ_i : A : Grad φ_j for vector shape functions with one nonzero component each.
-    inline double contract(const Tensor<4, 3> &A, const unsigned int ci, const Tensor<1, 3> &gi, const unsigned int cj,
-                           const Tensor<1, 3> &gj)
-    {
-      double sum = 0;
-      for (unsigned int J = 0; J < 3; ++J)
-        for (unsigned int L = 0; L < 3; ++L)
-          sum += A[ci][J][cj][L] * gi[J] * gj[L];
-      return sum;
     }
   } // namespace
 
@@ -122,14 +111,14 @@ namespace hydrostat
     output.paraview     = prm.get_bool("ParaView");
     output.probe_points = parse_points(prm.get("Probe points"));
     prm.leave_subsection();
-    AssertThrow(linear_solver.type() != "CG" || !boundary_conditions.has_follower_loads(),
-                ExcMessage("Parameter 'Linear solver/Solver type' = CG needs a symmetric tangent, but a follower "
-                           "pressure load makes it unsymmetric: choose GMRES or direct."));
-    AssertThrow(!linear_solver.block_preconditioner() ||
-                  (formulation.type == Formulation::Type::three_field && linear_solver.type() != "CG"),
-                ExcMessage("Parameter 'Linear solver/Preconditioner' = block works on the pressure of the "
-                           "three-field element with GMRES: set 'Finite element/Formulation' = three-field and "
-                           "'Linear solver/Solver type' = GMRES, or Preconditioner = AMG."));
+    require(linear_solver.solver() != LinearSolver::SolverType::cg || !boundary_conditions.has_follower_loads(),
+            "Parameter 'Linear solver/Solver type' = CG needs a symmetric tangent, but a follower pressure load "
+            "makes it unsymmetric: choose GMRES or direct.");
+    require(!linear_solver.block_preconditioner() || (formulation.type == Formulation::Type::three_field &&
+                                                      linear_solver.solver() != LinearSolver::SolverType::cg),
+            "Parameter 'Linear solver/Preconditioner' = block works on the pressure of the three-field element with "
+            "GMRES: set 'Finite element/Formulation' = three-field and 'Linear solver/Solver type' = GMRES, or "
+            "Preconditioner = AMG.");
   }
 
   Simulation::~Simulation() { dof_handler.clear(); }
@@ -297,240 +286,21 @@ namespace hydrostat
     a_n_ghost = a_n;
     if (newmark.dynamic())
       {
-        // M a0 = f_ext(0) − f_int(u0) − C v0 (theory.md eq. (50)); accelerations of constrained
-        // DoFs are taken as zero.
+        // M a0 = f_ext(0) − f_int(u0) − C v0 (theory.md eq. (50)): the residual of the accepted
+        // state with a = 0, v = v0; accelerations of constrained DoFs are taken as zero.
         AffineConstraints<double> inhomogeneous, homogeneous;
         make_constraints(u_n_ghost, 0.0, inhomogeneous, homogeneous);
-        Vector residual, rhs;
+        Vector residual;
         reinit_vector(residual);
-        reinit_vector(rhs);
-        const bool ok = assemble(u_n, 1.0, residual, &tangent, &rhs, homogeneous, homogeneous, true);
-        AssertThrow(ok, ExcMessage("The initial mesh has an element with J <= 0."));
-        Vector a0;
-        reinit_vector(a0);
-        linear_solver.solve(tangent, a0, rhs, dof_handler, &timer);
-        homogeneous.distribute(a0);
-        a_n       = a0;
+        const StepEvaluation initial{current_time, 0.0, {0.0, 0.0, 0.0, 0.0, 1.0, 0.0}};
+        require(assemble(initial, u_n, residual, nullptr, nullptr, homogeneous, homogeneous),
+                "The initial mesh has an element with J <= 0: check the mesh file or Mesh parameters.");
+        assemble_mass_matrix(tangent, homogeneous);
+        residual *= -1.0;
+        linear_solver.solve(tangent, a_n, residual, dof_handler, &timer);
+        homogeneous.distribute(a_n);
         a_n_ghost = a_n;
       }
     update_global_quantities(true);
-  }
-
-  bool Simulation::evaluate(const Vector &u, const double dt, Vector &residual, Matrix *system)
-  {
-    Vector u_ghost(owned_dofs, relevant_dofs, comm);
-    u_ghost = u;
-    AffineConstraints<double> inhomogeneous, homogeneous;
-    make_constraints(u_ghost, current_time + dt, inhomogeneous, homogeneous);
-    Vector rhs;
-    reinit_vector(rhs);
-    return assemble(u, dt, residual, system, system ? &rhs : nullptr, homogeneous, homogeneous);
-  }
-
-  bool Simulation::assemble(const Vector &u, const double dt, Vector &residual, Matrix *system, Vector *rhs,
-                            const AffineConstraints<double> &inhomogeneous,
-                            const AffineConstraints<double> &homogeneous, const bool mass_only)
-  {
-    TimerOutput::Scope scope(timer, "assembly");
-    Vector             u_ghost(owned_dofs, relevant_dofs, comm);
-    u_ghost                           = u;
-    residual                          = 0;
-    const bool pressure_blocks_active = system && !mass_only && linear_solver.block_preconditioner();
-    if (system)
-      {
-        *system = 0;
-        *rhs    = 0;
-      }
-    if (pressure_blocks_active)
-      pressure_blocks.zero();
-
-    // Mass-only assembly (initial acceleration) evaluates everything at the current time.
-    const double                          t         = mass_only ? current_time : current_time + dt;
-    const double                          muscle_dt = mass_only ? 0.0 : dt;
-    const NewmarkIntegrator::Coefficients c =
-      mass_only ? NewmarkIntegrator::Coefficients{0, 0, 0, 0, 1, 0} : newmark.coefficients(dt);
-    const bool         dynamic     = newmark.dynamic() || mass_only;
-    const double       alpha_M     = newmark.dynamic() ? newmark.mass_damping() : 0.0;
-    const double       beta_K      = newmark.dynamic() ? newmark.stiffness_damping() : 0.0;
-    const bool         three_field = formulation.type == Formulation::Type::three_field;
-    const unsigned int n_p         = formulation.n_pressure_functions();
-
-    FEValues<3>               fe_values(*fe, *quadrature,
-                                        update_values | update_gradients | update_quadrature_points | update_JxW_values);
-    FEFaceValues<3>           fe_face_values(*fe, *face_quadrature,
-                                             update_values | update_gradients | update_quadrature_points | update_normal_vectors |
-                                               update_JxW_values);
-    const unsigned int        n_dofs = fe->n_dofs_per_cell();
-    const unsigned int        n_q    = quadrature->size();
-    std::vector<unsigned int> component(n_dofs);
-    for (unsigned int i = 0; i < n_dofs; ++i)
-      component[i] = fe->system_to_component_index(i).first;
-
-    FullMatrix<double>     cell_matrix(n_dofs, n_dofs), face_stiffness(n_dofs, n_dofs);
-    dealii::Vector<double> cell_residual(n_dofs), cell_external(n_dofs), face_load(n_dofs), u_local(n_dofs),
-      un_local(n_dofs), vn_local(n_dofs), an_local(n_dofs), a_local(n_dofs), v_local(n_dofs);
-    std::vector<types::global_dof_index> dofs(n_dofs);
-    CellKinematics                       kinematics, face_kinematics;
-    ThreeFieldCell                       three_field_cell(formulation, *quadrature);
-    const auto                          &F = kinematics.F, &F_dot = kinematics.F_dot;
-    const auto                          &J   = kinematics.J;
-    const auto                          &psi = three_field_cell.psi;
-    const auto                          &M = three_field_cell.M, &M_inv = three_field_cell.M_inv;
-    const auto                          &K_JJ = three_field_cell.K_JJ;
-    FullMatrix<double>                   K_up(n_dofs, n_p), K_up_G(n_dofs, n_p), G(n_p, n_p), tmp(n_p, n_p);
-
-    bool   inverted       = false;
-    double force_scale_sq = 0;
-    for (const auto &cell : dof_handler.active_cell_iterators())
-      if (cell->is_locally_owned() && !inverted)
-        {
-          fe_values.reinit(cell);
-          cell->get_dof_indices(dofs);
-          cell->get_dof_values(u_ghost, u_local);
-          cell->get_dof_values(u_n_ghost, un_local);
-          cell->get_dof_values(v_n_ghost, vn_local);
-          cell->get_dof_values(a_n_ghost, an_local);
-          for (unsigned int i = 0; i < n_dofs; ++i)
-            {
-              const double du = u_local[i] - un_local[i];
-              a_local[i]      = c.a_u * du - c.a_v * vn_local[i] - c.a_a * an_local[i];
-              v_local[i]      = c.v_u * du + c.v_v * vn_local[i] + c.v_a * an_local[i];
-            }
-          const auto         &tissue = materials[cell->material_id()];
-          const Tensor<4, 3> &A0     = small_strain_tangent[cell->material_id()];
-          const double        rho    = tissue.density;
-          cell_matrix                = 0;
-          cell_residual              = 0;
-          cell_external              = 0;
-
-          kinematics.reinit(fe_values, u_local, v_local);
-          if (kinematics.inverted())
-            {
-              inverted = true;
-              break;
-            }
-          if (three_field)
-            {
-              three_field_cell.reinit(fe_values, J, *tissue.law);
-              K_up = 0;
-            }
-
-          for (unsigned int q = 0; q < n_q; ++q)
-            {
-              const double         JxW = fe_values.JxW(q);
-              const Point<3>      &X   = fe_values.quadrature_point(q);
-              NominalStressTangent response;
-              if (three_field)
-                {
-                  auto [tau, Jc]           = tissue.law->isochoric_response(F[q]);
-                  const auto [tau_v, Jc_v] = volumetric_response(J[q], three_field_cell.p_tilde[q], 0.0);
-                  response                 = nominal_from_kirchhoff(F[q], tau + tau_v, Jc + Jc_v);
-                }
-              else
-                response = tissue.law->nominal_response(F[q]);
-              const auto &muscle = muscle_points.get_data(cell)[q]->groups;
-              if (!muscle.empty())
-                response += muscles.response(muscle, X, F[q], F_dot[q], c.v_u, t, muscle_dt);
-
-              Tensor<1, 3> a_q, v_q;
-              for (unsigned int i = 0; i < n_dofs; ++i)
-                {
-                  a_q[component[i]] += a_local[i] * fe_values.shape_value(i, q);
-                  v_q[component[i]] += v_local[i] * fe_values.shape_value(i, q);
-                }
-              const Tensor<1, 3> inertia        = mass_only ? alpha_M * rho * v_q : rho * (a_q + alpha_M * v_q);
-              const Tensor<1, 3> g              = boundary_conditions.body_acceleration().vector_value(X, t);
-              const Tensor<2, 3> damping_stress = beta_K * double_contract<2, 0, 3, 1>(A0, F_dot[q]);
-              const Tensor<2, 3> F_inv_T        = transpose(invert(F[q]));
-
-              for (unsigned int i = 0; i < n_dofs; ++i)
-                {
-                  const unsigned int  ci = component[i];
-                  const double        Ni = fe_values.shape_value(i, q);
-                  const Tensor<1, 3> &gi = fe_values.shape_grad(i, q);
-                  cell_residual[i] +=
-                    ((response.P[ci] + damping_stress[ci]) * gi + (dynamic ? inertia[ci] : 0.0) * Ni) * JxW;
-                  cell_external[i] += rho * g[ci] * Ni * JxW;
-                  if (three_field)
-                    for (unsigned int a = 0; a < n_p; ++a)
-                      K_up(i, a) += J[q] * (F_inv_T[ci] * gi) * psi[q][a] * JxW;
-                  if (!system)
-                    continue;
-                  for (unsigned int j = 0; j < n_dofs; ++j)
-                    {
-                      const unsigned int  cj = component[j];
-                      const Tensor<1, 3> &gj = fe_values.shape_grad(j, q);
-                      double              k  = 0;
-                      if (!mass_only)
-                        k = contract(response.A, ci, gi, cj, gj) + beta_K * c.v_u * contract(A0, ci, gi, cj, gj);
-                      if (ci == cj)
-                        k += (mass_only ? rho : rho * (c.a_u + alpha_M * c.v_u) * dynamic) * Ni *
-                             fe_values.shape_value(j, q);
-                      cell_matrix(i, j) += k * JxW;
-                    }
-                }
-            }
-
-          if (pressure_blocks_active) // three-field by the check in the constructor
-            {
-              // Uncondensed for the block preconditioner: C = G⁻¹ = M K_JJ⁻¹ M; μ̂ adds the
-              // Newmark mass at the cell scale, ρ a_u h² (PressureBlocks).
-              G.invert(K_JJ);
-              M.mmult(tmp, G);
-              tmp.mmult(G, M);
-              const double h = cell->diameter();
-              pressure_blocks.add_cell(cell, dofs, K_up, G, M,
-                                       tissue.law->shear_modulus() + rho * (c.a_u + alpha_M * c.v_u) * dynamic * h * h,
-                                       cell_matrix.trace() / n_dofs, inhomogeneous);
-            }
-          else if (three_field && system && !mass_only)
-            {
-              // K̄ = K_uu + K_up G K_upᵀ, G = M⁻¹ K_JJ M⁻¹.
-              M_inv.mmult(tmp, K_JJ);
-              tmp.mmult(G, M_inv);
-              K_up.mmult(K_up_G, G);
-              K_up_G.mTmult(cell_matrix, K_up, true);
-            }
-
-          // Boundary loads enter the residual as −f and the tangent as −∂f/∂u.
-          for (const auto &face : cell->face_iterators())
-            if (face->at_boundary())
-              for (const auto &load : boundary_conditions.loads())
-                if (face->boundary_id() == load.boundary_id)
-                  {
-                    fe_face_values.reinit(cell, face);
-                    face_kinematics.reinit(fe_face_values, u_local);
-                    face_load      = 0;
-                    face_stiffness = 0;
-                    add_face_load(load, fe_face_values, face_kinematics, t, face_load,
-                                  system && !mass_only ? &face_stiffness : nullptr);
-                    cell_external += face_load;
-                    if (system && !mass_only)
-                      cell_matrix.add(-1.0, face_stiffness);
-                  }
-
-          // The residual f_int − f_ext, and the scale of the forces it balances.
-          force_scale_sq += cell_residual.norm_sqr() + cell_external.norm_sqr();
-          cell_residual -= cell_external;
-          homogeneous.distribute_local_to_global(cell_residual, dofs, residual);
-          if (system)
-            {
-              cell_residual *= -1.0;
-              inhomogeneous.distribute_local_to_global(cell_matrix, cell_residual, dofs, *system, *rhs);
-            }
-        }
-
-    muscle_tendon_units.assemble(u_ghost, u_n_ghost, v_n_ghost, a_n_ghost, c, t, muscle_dt, mass_only, inhomogeneous,
-                                 homogeneous, residual, system, rhs);
-    residual.compress(VectorOperation::add);
-    if (system)
-      {
-        system->compress(VectorOperation::add);
-        rhs->compress(VectorOperation::add);
-      }
-    if (pressure_blocks_active)
-      pressure_blocks.compress();
-    force_scale = std::sqrt(Utilities::MPI::sum(force_scale_sq, comm));
-    return !Utilities::MPI::logical_or(inverted, comm);
   }
 } // namespace hydrostat

@@ -46,12 +46,12 @@ namespace hydrostat
       for (const auto &line : inhomogeneous.get_lines())
         pending_increment = std::max(pending_increment, std::abs(line.inhomogeneity));
       pending_increment = Utilities::MPI::max(pending_increment, comm);
-      const bool ok     = assemble(u_trial, dt, residual, &tangent, &rhs, inhomogeneous, homogeneous);
+      const bool ok     = assemble(step_to(dt), u_trial, residual, &tangent, &rhs, inhomogeneous, homogeneous);
       scale             = force_scale;
       return ok;
     };
     problem.residual = [&](const Vector &u_trial, Vector &residual) {
-      return assemble(u_trial, dt, residual, nullptr, nullptr, homogeneous, homogeneous);
+      return assemble(step_to(dt), u_trial, residual, nullptr, nullptr, homogeneous, homogeneous);
     };
     problem.solve = [&](Vector &du) {
       const LinearSolver::Statistics statistics = linear_solver.solve(

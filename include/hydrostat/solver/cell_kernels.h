@@ -35,6 +35,38 @@ namespace hydrostat
     std::vector<double>       J;
   };
 
+  /**
+   * Values and gradients of the vector displacement shape functions at the points of one cell,
+   * each φ_i with its one nonzero component c_i (FE_Q^3 is primitive): read once per cell, so
+   * that the inner loops of the kernels below index plain arrays instead of asking FEValues.
+   */
+  class CellShapes
+  {
+  public:
+    void reinit(const dealii::FEValuesBase<3> &fe_values);
+
+    unsigned int                           n_dofs = 0;
+    std::vector<unsigned int>              component; // c_i
+    std::vector<std::vector<double>>       N;         // [q][i]
+    std::vector<std::vector<Tensor<1, 3>>> grad;      // [q][i], Grad N_i
+    std::vector<double>                    JxW;       // [q]
+  };
+
+  /**
+   * The internal-force kernel at point @p q (theory.md eq. (4) and its derivative): adds
+   * P : Grad φ_i dV to @p r_i and, if @p K is given, Grad φ_i : A : Grad φ_j dV to K_ij. A is a
+   * general fourth-order tensor (no symmetry assumed).
+   */
+  void add_stress_divergence(const CellShapes &shapes, const unsigned int q, const Tensor<2, 3> &P,
+                             const Tensor<4, 3> &A, dealii::Vector<double> &r, dealii::FullMatrix<double> *K);
+
+  /// Adds b·φ_i dV to @p f_i at point @p q: a force per reference volume (inertia, body force).
+  void add_volume_force(const CellShapes &shapes, const unsigned int q, const Tensor<1, 3> &b,
+                        dealii::Vector<double> &f);
+
+  /// Adds m φ_i·φ_j dV to K_ij at point @p q: a mass per reference volume (ρ0, or ρ0 ∂a/∂u).
+  void add_mass(const CellShapes &shapes, const unsigned int q, const double m, dealii::FullMatrix<double> &K);
+
   /// The vector values Σ_i d_i φ_i at the points of @p fe_values of the cell DoF values @p local.
   void vector_values(const dealii::FEValuesBase<3> &fe_values, const dealii::Vector<double> &local,
                      std::vector<Tensor<1, 3>> &values);
@@ -64,6 +96,19 @@ namespace hydrostat
     /// Projects @p J (at the points of @p fe_values) with the volumetric energy of @p law.
     void reinit(const dealii::FEValues<3> &fe_values, const std::vector<double> &J, const TissueLaw &law);
 
+    /**
+     * Adds the coupling of the displacement to the projected dilatation at point @p q,
+     * (K_up)_ia += J F^{-T} : Grad φ_i ψ_a dV (theory.md eq. (14)), F^{-T} given as @p F_inv_T.
+     */
+    void add_coupling(const CellShapes &shapes, const unsigned int q, const double J, const Tensor<2, 3> &F_inv_T,
+                      dealii::FullMatrix<double> &K_up) const;
+
+    /// The condensed tangent K̄ = K_uu + K_up G K_upᵀ, G = M⁻¹ K_JJ M⁻¹ (theory.md eq. (14)), in @p K.
+    void condense(const dealii::FullMatrix<double> &K_up, dealii::FullMatrix<double> &K);
+
+    /// G⁻¹ = M K_JJ⁻¹ M, the pressure block of the uncondensed tangent (block preconditioner).
+    void pressure_compliance(dealii::FullMatrix<double> &C);
+
     /// ∫ U(J̃) dV, the volumetric energy of the element.
     double volumetric_energy() const { return energy; }
     /// ∫ p̃ dV / ∫ dV.
@@ -74,7 +119,8 @@ namespace hydrostat
     dealii::FullMatrix<double>       M, M_inv, K_JJ;
 
   private:
-    dealii::Vector<double> j_coeff, p_coeff, b;
-    double                 energy = 0, pressure_integral = 0, volume = 0;
+    dealii::Vector<double>     j_coeff, p_coeff, b;
+    dealii::FullMatrix<double> G, tmp, K_up_G;
+    double                     energy = 0, pressure_integral = 0, volume = 0;
   };
 } // namespace hydrostat

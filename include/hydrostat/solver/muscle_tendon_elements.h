@@ -3,6 +3,7 @@
 #include <deal.II/base/parameter_handler.h>
 #include <deal.II/base/point.h>
 #include <deal.II/dofs/dof_handler.h>
+#include <deal.II/fe/fe.h>
 #include <deal.II/lac/affine_constraints.h>
 #include <deal.II/lac/dynamic_sparsity_pattern.h>
 #include <deal.II/lac/trilinos_sparse_matrix.h>
@@ -66,10 +67,10 @@ namespace hydrostat
     /**
      * Adds every unit's internal force to @p residual and, with @p system, its tangent and −R to
      * @p rhs, in the same way as the bulk (homogeneous constraints for the residual, inhomogeneous
-     * for the linear system). Vectors must be ghosted; @p mass_only adds the force only.
+     * for the linear system). Vectors must be ghosted.
      */
     void assemble(const Vector &u, const Vector &u_n, const Vector &v_n, const Vector &a_n,
-                  const NewmarkIntegrator::Coefficients &c, const double t, const double dt, const bool mass_only,
+                  const NewmarkIntegrator::Coefficients &c, const double t, const double dt,
                   const dealii::AffineConstraints<double> &inhomogeneous,
                   const dealii::AffineConstraints<double> &homogeneous, Vector &residual, Matrix *system,
                   Vector *rhs) const;
@@ -105,6 +106,19 @@ namespace hydrostat
       HillState                                    state;
       Record                                       record;
     };
+
+    /// Where a unit's points lie: the evaluating rank and the cells around each point.
+    struct Location
+    {
+      unsigned int                                                                          owner;
+      std::vector<std::pair<dealii::DoFHandler<3>::active_cell_iterator, dealii::Point<3>>> around_a, around_b;
+    };
+    /// The owner of @p unit and its cells; InputError (naming @p where) for a point outside.
+    Location locate(const Unit &unit, const std::string &where, const dealii::DoFHandler<3> &dof_handler) const;
+    /// The unit's state at its reference length and stimulation at t = 0.
+    void set_initial_state(Unit &unit, const std::string &where) const;
+    /// DoFs, components and shape values at both points, on the evaluating rank.
+    void attach(Unit &unit, const Location &location, const dealii::FiniteElement<3> &fe) const;
 
     struct Kinematics
     {

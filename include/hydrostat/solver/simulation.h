@@ -109,9 +109,35 @@ namespace hydrostat
     void set_initial_conditions();
     void make_constraints(const Vector &u_ghosted, const double t, dealii::AffineConstraints<double> &inhomogeneous,
                           dealii::AffineConstraints<double> &homogeneous) const;
-    bool assemble(const Vector &u, const double dt, Vector &residual, Matrix *tangent, Vector *rhs,
+    /// What an assembly evaluates: the state at time @p t reached from the accepted state, with
+    /// @p dt the step of the muscle state (0: the accepted state itself) and a₊, v₊ following from
+    /// u₊ by the coefficients @p c (theory.md eq. (46)).
+    struct StepEvaluation
+    {
+      double                          t;
+      double                          dt;
+      NewmarkIntegrator::Coefficients c;
+    };
+    StepEvaluation step_to(const double dt) const;
+    struct ScratchData;
+    struct CopyData;
+    /// R(u) of @p step and, with @p tangent, K and rhs = −R with @p inhomogeneous applied (the
+    /// block-preconditioner blocks as well if they are used). False if an element is inverted.
+    bool assemble(const StepEvaluation &step, const Vector &u, Vector &residual, Matrix *tangent, Vector *rhs,
                   const dealii::AffineConstraints<double> &inhomogeneous,
-                  const dealii::AffineConstraints<double> &homogeneous, const bool mass_only = false);
+                  const dealii::AffineConstraints<double> &homogeneous);
+    void assemble_cell(const dealii::DoFHandler<3>::active_cell_iterator &cell, const StepEvaluation &step,
+                       const Vector &u_ghost, const bool with_tangent, ScratchData &scratch, CopyData &copy);
+    /// P and A = dP/dF at point @p q of @p cell: tissue, muscle fibres, stiffness damping.
+    NominalStressTangent point_response(const dealii::DoFHandler<3>::active_cell_iterator &cell, const unsigned int q,
+                                        const StepEvaluation &step, const ScratchData &scratch) const;
+    void                 add_cell_face_loads(const dealii::DoFHandler<3>::active_cell_iterator &cell, const double t,
+                                             ScratchData &scratch, CopyData &copy, const bool with_tangent) const;
+    void copy_local_to_global(const CopyData &copy, const dealii::AffineConstraints<double> &inhomogeneous,
+                              const dealii::AffineConstraints<double> &homogeneous, Vector &residual, Matrix *tangent,
+                              Vector *rhs, const bool blocks);
+    /// M_ij = ∫ ρ0 φ_i·φ_j dV, constrained rows by @p constraints (initial acceleration).
+    void assemble_mass_matrix(Matrix &mass, const dealii::AffineConstraints<double> &constraints) const;
     /// Newton for the step to current_time + dt: the converged u₊ in @p u, or false.
     bool newton_solve(const double dt, Vector &u);
     /// Makes u₊ = @p u_new the accepted state (Newmark update of v, a) at current_time + dt.
