@@ -1,6 +1,7 @@
 // Cell kernels on one distorted cell: CellKinematics reproduces F and Ḟ of an affine field
-// exactly, and ThreeFieldCell gives the L² projections J̃ = Π J, p̃ = Π U'(J̃) (for Q1 the cell
-// means) with the volumetric energy ∫ U(J̃) dV.
+// exactly, ThreeFieldCell gives the L² projections J̃ = Π J, p̃ = Π U'(J̃) (for Q1 the cell
+// means) with the volumetric energy ∫ U(J̃) dV, the internal-force kernel's tangent is the
+// derivative of its residual, and the mass kernel integrates ρ0 over the cell.
 #include <deal.II/base/quadrature_lib.h>
 #include <deal.II/dofs/dof_handler.h>
 #include <deal.II/fe/fe_q.h>
@@ -146,5 +147,91 @@ TEST(ThreeFieldCell, ProjectsJAndThePressure)
       EXPECT_NEAR(cell.mean_pressure(), law.dU_dJ(J_integral / volume), 1e-9 * std::abs(cell.mean_pressure()));
       if (degree == 1) // P0: J̃ is the cell mean and ∫ U(J̃) = U(J̄) V.
         EXPECT_NEAR(cell.volumetric_energy(), law.U(J_integral / volume) * volume, 1e-12 * energy);
+    }
+}
+
+TEST(CellKernels, StressDivergenceTangentIsTheDerivativeOfItsResidual)
+{
+  // r_i(u) = ∫ P(F(u)) : Grad φ_i dV; K from the kernel against central differences of r.
+  // Truncation O(h²) ≈ 1e-12 relative and round-off ≈ 1e-16/h ≈ 1e-10: tolerance 1e-7 of max |K|.
+  const MooneyRivlin law({1e3, 2e2, 5e5});
+  for (const unsigned int degree : {1u, 2u})
+    {
+      OneCell     c(degree);
+      FEValues<3> fe_values(c.fe, c.quadrature, update_values | update_gradients | update_JxW_values);
+      fe_values.reinit(c.dof_handler.begin_active());
+      CellShapes shapes;
+      shapes.reinit(fe_values);
+      const unsigned int n           = c.fe.n_dofs_per_cell();
+      const auto         u           = c.interpolate([](const Point<3> &X) {
+        return Tensor<1, 3>({0.1 * X[0] * X[1] + 0.05 * X[2], -0.05 * X[2] * X[2], 0.08 * X[0] * X[2]});
+      });
+      const auto         cell_forces = [&](const Vector<double> &u_local, Vector<double> &r, FullMatrix<double> *K) {
+        CellKinematics k;
+        k.reinit(fe_values, u_local);
+        r = 0;
+        for (unsigned int q = 0; q < c.quadrature.size(); ++q)
+          {
+            const NominalStressTangent response = law.nominal_response(k.F[q]);
+            add_stress_divergence(shapes, q, response.P, response.A, r, K);
+          }
+      };
+      Vector<double>     r(n), r_plus(n), r_minus(n);
+      FullMatrix<double> K(n, n);
+      cell_forces(u, r, &K);
+      const double h = 1e-6;
+      for (unsigned int j = 0; j < n; ++j)
+        {
+          Vector<double> u_plus = u, u_minus = u;
+          u_plus[j] += h;
+          u_minus[j] -= h;
+          cell_forces(u_plus, r_plus, nullptr);
+          cell_forces(u_minus, r_minus, nullptr);
+          for (unsigned int i = 0; i < n; ++i)
+            EXPECT_NEAR(K(i, j), (r_plus[i] - r_minus[i]) / (2 * h), 1e-7 * K.linfty_norm())
+              << "degree " << degree << ", K(" << i << ", " << j << ")";
+        }
+    }
+}
+
+TEST(CellKernels, MassAndVolumeForceIntegrateTheDensity)
+{
+  // Σ_ij M_ij over the DoFs of one component is ∫ ρ dV (the shape functions sum to one), and
+  // the components do not couple; a constant force b per volume gives Σ_i f_i = b V per component.
+  for (const unsigned int degree : {1u, 2u})
+    {
+      OneCell     c(degree);
+      FEValues<3> fe_values(c.fe, c.quadrature, update_values | update_gradients | update_JxW_values);
+      fe_values.reinit(c.dof_handler.begin_active());
+      CellShapes shapes;
+      shapes.reinit(fe_values);
+      const unsigned int n = c.fe.n_dofs_per_cell();
+      FullMatrix<double> M(n, n);
+      Vector<double>     f(n);
+      const double       rho = 1050;
+      const Tensor<1, 3> b({1.0, -2.0, 3.0});
+      double             volume = 0;
+      for (unsigned int q = 0; q < c.quadrature.size(); ++q)
+        {
+          add_mass(shapes, q, rho, M);
+          add_volume_force(shapes, q, b, f);
+          volume += fe_values.JxW(q);
+        }
+      for (unsigned int a = 0; a < 3; ++a)
+        {
+          double mass = 0, force = 0;
+          for (unsigned int i = 0; i < n; ++i)
+            {
+              force += (shapes.component[i] == a) * f[i];
+              for (unsigned int j = 0; j < n; ++j)
+                {
+                  if (shapes.component[i] != shapes.component[j])
+                    EXPECT_EQ(M(i, j), 0.0);
+                  mass += (shapes.component[i] == a && shapes.component[j] == a) * M(i, j);
+                }
+            }
+          EXPECT_NEAR(mass, rho * volume, 1e-12 * rho * volume);
+          EXPECT_NEAR(force, b[a] * volume, 1e-12 * std::abs(b[a]) * volume);
+        }
     }
 }
