@@ -65,28 +65,25 @@ namespace
     prm.leave_subsection();
   }
 
-  int run(const std::string &file_name)
+  /// Subsections Experiment and Time integration: the set-up shared by all runs, and the grid of
+  /// MTC lengths × masses with one name per run (or none).
+  ExperimentSetup parse_experiment(dealii::ParameterHandler &prm, std::vector<double> &lengths,
+                                   std::vector<double> &masses, std::vector<std::string> &names)
   {
-    dealii::ParameterHandler prm;
-    declare(prm);
-    hydrostat::require(std::filesystem::exists(file_name), "Parameter file '" + file_name + "' not found.");
-    prm.parse_input(file_name);
-
     ExperimentSetup setup;
     prm.enter_subsection("Experiment");
     const std::string kind = prm.get("Kind");
     setup.kind             = kind == "isometric"  ? ExperimentSetup::Kind::isometric :
                              kind == "concentric" ? ExperimentSetup::Kind::concentric :
                                                     ExperimentSetup::Kind::quick_release;
-    const auto lengths =
-      dealii::Utilities::string_to_double(dealii::Utilities::split_string_list(prm.get("MTC lengths")));
-    auto masses = dealii::Utilities::string_to_double(dealii::Utilities::split_string_list(prm.get("Masses")));
+    lengths = dealii::Utilities::string_to_double(dealii::Utilities::split_string_list(prm.get("MTC lengths")));
+    masses  = dealii::Utilities::string_to_double(dealii::Utilities::split_string_list(prm.get("Masses")));
     if (setup.kind == ExperimentSetup::Kind::isometric)
       masses = {0.0};
-    const auto names = dealii::Utilities::split_string_list(prm.get("Case names"));
-    setup.gravity    = prm.get_double("Gravity");
-    setup.t_end      = prm.get_double("End time");
-    setup.t_release  = prm.get_double("Release time");
+    names           = dealii::Utilities::split_string_list(prm.get("Case names"));
+    setup.gravity   = prm.get_double("Gravity");
+    setup.t_end     = prm.get_double("End time");
+    setup.t_release = prm.get_double("Release time");
     try
       {
         setup.stimulation = LoadCurve::parse(prm.get("Stimulation"));
@@ -112,6 +109,20 @@ namespace
     setup.atol        = prm.get_double("Absolute tolerance");
     setup.output_step = prm.get_double("Output interval");
     prm.leave_subsection();
+
+    return setup;
+  }
+
+  int run(const std::string &file_name)
+  {
+    dealii::ParameterHandler prm;
+    declare(prm);
+    hydrostat::require(std::filesystem::exists(file_name), "Parameter file '" + file_name + "' not found.");
+    prm.parse_input(file_name);
+
+    std::vector<double>      lengths, masses;
+    std::vector<std::string> names;
+    ExperimentSetup          setup = parse_experiment(prm, lengths, masses, names);
 
     prm.enter_subsection("Muscle");
     const HillMuscleTendonUnit mtu(HillMuscleTendonUnit::parse_parameters(prm));
