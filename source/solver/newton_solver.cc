@@ -31,21 +31,24 @@ namespace hydrostat
     Vector du, residual;
     du.reinit(u);
     residual.reinit(u);
+    Evaluation evaluation;
+    bool       evaluated = false; // the system at u is assembled (by the line search's full step)
     for (unsigned int it = 0; it <= control.max_iterations; ++it)
       {
-        double pending_increment = 0, force_scale = 0;
-        if (!problem.system(u, residual, pending_increment, force_scale))
+        if (!evaluated && !problem.system(u, residual, evaluation.pending_increment, evaluation.force_scale))
           return false;
+        evaluated      = false;
         const double r = residual.l2_norm();
         residual_history.push_back(r);
         if (!std::isfinite(r))
           return false;
 
         // Prescribed displacements not yet applied count as an unconverged update.
-        const bool residual_ok = r <= std::max(control.residual_absolute, control.residual_relative * force_scale);
+        const bool residual_ok =
+          r <= std::max(control.residual_absolute, control.residual_relative * evaluation.force_scale);
         const bool update_ok =
           it > 0 && du.l2_norm() <= std::max(control.update_absolute, control.update_relative * u.l2_norm());
-        if (residual_ok && pending_increment == 0 && (update_ok || r == 0 || it == 0))
+        if (residual_ok && evaluation.pending_increment == 0 && (update_ok || r == 0 || it == 0))
           return true;
         if (it == control.max_iterations)
           return false;
@@ -60,7 +63,7 @@ namespace hydrostat
             out << "  linear solver: " << failure.what() << std::endl;
             return false;
           }
-        const double alpha = line_search(problem, u, du, residual, r, pending_increment > 0);
+        const double alpha = line_search(problem, u, du, residual, r, evaluation, evaluated);
         u.add(alpha, du);
         if (control.verbose)
           out << "    Newton " << it << ": |R| = " << scientific(r) << ", |du| = " << scientific(du.l2_norm())
@@ -69,8 +72,8 @@ namespace hydrostat
     return false;
   }
 
-  double NewtonSolver::line_search(const Problem &problem, const Vector &u, const Vector &du, const Vector &residual,
-                                   const double r, const bool prescribing) const
+  double NewtonSolver::line_search(const Problem &problem, const Vector &u, const Vector &du, Vector &residual,
+                                   const double r, Evaluation &evaluation, bool &evaluated) const
   {
     // A step is accepted if it inverts no element and either the directional derivative of the
     // potential, g(α) = δu·R(u + α δu), has dropped (strong Wolfe, |g(α)| ≤ 0.9 |g(0)|) or |R|
@@ -79,23 +82,43 @@ namespace hydrostat
     // steps; g is not. The step is halved otherwise (not while a prescribed displacement is being
     // applied); if no halving is accepted, the longest step that inverts nothing is taken. Without
     // line search an inversion is found at the next assembly and cuts the time step.
-    const double g0    = std::abs(du * residual);
+    // The full step is evaluated with its tangent: it is accepted in most iterations, and its
+    // system is then the next iteration's (one assembly per iteration instead of two).
+    const bool   prescribing = evaluation.pending_increment > 0;
+    const double g0          = std::abs(du * residual);
     double       alpha = 1.0, longest_admissible = 0.0;
     Vector       trial_residual;
     trial_residual.reinit(u);
-    while (control.line_search)
+    Evaluation trial_evaluation;
+    while (control.line_search || alpha == 1.0)
       {
         Vector trial = u;
         trial.add(alpha, du);
-        const bool ok = problem.residual(trial, trial_residual);
+        const bool full = alpha == 1.0;
+        const bool ok   = full ? problem.system(trial, trial_residual, trial_evaluation.pending_increment,
+                                                trial_evaluation.force_scale) :
+                                 problem.residual(trial, trial_residual);
+        if (!control.line_search)
+          {
+            evaluated = ok;
+            break;
+          }
         if (ok && longest_admissible == 0.0)
           longest_admissible = alpha;
         if (ok && (prescribing || std::abs(du * trial_residual) <= 0.9 * g0 ||
                    trial_residual.l2_norm() <= (1.0 - 1e-4 * alpha) * r))
-          break;
+          {
+            evaluated = full;
+            break;
+          }
         if (alpha <= std::ldexp(1.0, -int(control.line_search_steps)))
           return longest_admissible > 0 ? longest_admissible : alpha;
         alpha *= 0.5;
+      }
+    if (evaluated)
+      {
+        residual   = trial_residual;
+        evaluation = trial_evaluation;
       }
     return alpha;
   }

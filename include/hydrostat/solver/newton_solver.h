@@ -26,7 +26,7 @@ namespace hydrostat
       /// displacement not yet applied in u (0 if none) and @p force_scale to the size of the
       /// forces that R balances at u [N]. False if an element inverts at u.
       std::function<bool(const Vector &u, Vector &residual, double &pending_increment, double &force_scale)> system;
-      /// R(u) alone, with the constraints of the last system() (line search). False if an
+      /// R(u) alone, with the constrained DoFs of the last system() (line search). False if an
       /// element inverts at u.
       std::function<bool(const Vector &u, Vector &residual)> residual;
       /// The Newton update δu of the last system(), constraints applied; returns the linear
@@ -49,9 +49,16 @@ namespace hydrostat
     unsigned int last_linear_iterations() const { return linear_iterations; }
 
   private:
-    /// The step length α along @p du (NewtonControl).
-    double line_search(const Problem &problem, const Vector &u, const Vector &du, const Vector &residual,
-                       const double r, const bool prescribing) const;
+    /// What system() reports besides R.
+    struct Evaluation
+    {
+      double pending_increment = 0, force_scale = 0;
+    };
+
+    /// The step length α along @p du (NewtonControl). If the full step α = 1 is taken, its system
+    /// is assembled: @p evaluated is then true and @p residual, @p evaluation are those at u + δu.
+    double line_search(const Problem &problem, const Vector &u, const Vector &du, Vector &residual, const double r,
+                       Evaluation &evaluation, bool &evaluated) const;
 
     NewtonControl                     control;
     const dealii::ConditionalOStream &out;
