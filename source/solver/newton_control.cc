@@ -58,6 +58,9 @@ namespace hydrostat
     prm.declare_entry("Growth iterations", "0", Patterns::Integer(0),
                       "After a cut-back, grow the step again only after steps that converged in at most "
                       "this many Newton iterations; 0: after every converged step.");
+    prm.declare_entry("Retry after steps", "4", Patterns::Integer(0),
+                      "After a step of size h failed and was cut back, the step grows back to h only after "
+                      "this many converged steps; 0: at once.");
     prm.leave_subsection();
   }
 
@@ -69,6 +72,7 @@ namespace hydrostat
     minimum_step      = prm.get_double("Minimum time step");
     cut_back          = prm.get_double("Cut-back factor");
     growth_iterations = prm.get_integer("Growth iterations");
+    retry_after       = prm.get_integer("Retry after steps");
     prm.leave_subsection();
     require(time_step > 0, "Parameter 'Time stepping/Time step' must be positive.");
     require(minimum_step > 0 && minimum_step <= time_step,
@@ -76,10 +80,19 @@ namespace hydrostat
     require(cut_back > 0 && cut_back < 1, "Parameter 'Time stepping/Cut-back factor' must lie in (0, 1).");
   }
 
-  double TimeStepControl::next_step(const double taken, const unsigned int newton_iterations) const
+  double TimeStepControl::next_step(const double taken, const unsigned int newton_iterations)
   {
+    if (++since_failure > retry_after)
+      smallest_failed = std::numeric_limits<double>::infinity();
     if (growth_iterations > 0 && newton_iterations > growth_iterations)
       return taken;
-    return std::min(time_step, taken / cut_back);
+    const double grown = std::min(time_step, taken / cut_back);
+    return grown < smallest_failed * (1 - 1e-12) ? grown : taken;
+  }
+
+  void TimeStepControl::record_cut_back(const double dt)
+  {
+    smallest_failed = std::min(smallest_failed, dt);
+    since_failure   = 0;
   }
 } // namespace hydrostat

@@ -94,6 +94,7 @@ namespace hydrostat
         pcout << "  step cut back: dt " << scientific(dt, 2) << " -> " << scientific(reduced, 2) << " s ("
               << (newton_residuals.empty() ? "" : "residual " + scientific(newton_residuals.back(), 2) + ", ")
               << newton_residuals.size() << " iterations)" << std::endl;
+        stepping.record_cut_back(dt);
         dt = reduced;
       }
   }

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <limits>
+
 #include <deal.II/base/parameter_handler.h>
 
 namespace hydrostat
@@ -46,11 +48,21 @@ namespace hydrostat
     double       minimum_step      = 1e-6;
     double       cut_back          = 0.5;
     unsigned int growth_iterations = 0; // 0: always grow
+    unsigned int retry_after       = 4; // converged steps before a size that failed is tried again
 
-    /// The next step after a converged step of size @p taken that needed @p newton_iterations.
-    double next_step(double taken, unsigned int newton_iterations) const;
+    /// The next step after a converged step of size @p taken that needed @p newton_iterations:
+    /// back towards Time step after a cut-back, but not to a size that failed within the last
+    /// retry_after steps (retrying it at once costs a failed attempt every other step).
+    double next_step(double taken, unsigned int newton_iterations);
+
+    /// Records that a step of size @p dt failed and was cut back.
+    void record_cut_back(double dt);
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);
+
+  private:
+    double       smallest_failed = std::numeric_limits<double>::infinity();
+    unsigned int since_failure   = 0;
   };
 } // namespace hydrostat
