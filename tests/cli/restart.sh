@@ -5,8 +5,9 @@
 #  2. 0 -> T with a checkpoint every 10 steps, stopped by SIGTERM (to one rank only on 2 ranks: all
 #     must agree to stop) after the 25th CSV row: exit status 3, run.json status "interrupted";
 #  3. a copy of 2 with its newest checkpoint truncated, resumed: the damaged checkpoint is skipped
-#     and the run continues from the one before;
+#     and the run continues from the one before (of the two kept);
 #  4. 2 resumed from its newest checkpoint.
+# Resuming with other parameters or (on 2 ranks) on 1 rank is refused with one line.
 # On 1 rank the CSV files, the PVD and the last VTU of 3 and 4 must equal those of 1 byte for byte
 # (VTU without deal.II's date comment). On 2 ranks two runs in one go differ in round-off already
 # (parallel sums), so the CSV values are compared to 1e-8 of their scale, the PVD exactly.
@@ -62,20 +63,35 @@ echo "stopped at step $newest"
 [ "$newest" -gt 20 ] || fail "no checkpoint after step 20 (signal too late?)"
 [ -d "$out/stopped/checkpoint-00010" ] && fail "checkpoint-00010 was not removed (keep the newest two)"
 
-# 3. The newest checkpoint truncated: resumed from step 20.
+grep -q "\"steps\": $steps," "$out/reference/run.json" || fail "run.json of the reference does not count $steps steps"
+# Refused: other parameters, another number of ranks.
+run "$case" --set "Output/Directory=$out/stopped" --set "Output/Checkpoint interval=10" --resume \
+  --set "Materials/Material 0/c1=3e5" > "$out/refused.log" 2>&1 && fail "resumed with another c1"
+grep -q "^hydrostat: error: Checkpoint '.*' was written with other parameters" "$out/refused.log" ||
+  fail "no clear message for other parameters: $(cat "$out/refused.log")"
+if [ "$np" -ne 1 ]; then
+  "$hydrostat" "$case" --set "Output/Directory=$out/stopped" --set "Output/Checkpoint interval=10" --resume \
+    --set "$end" > "$out/refused.log" 2>&1 && fail "resumed on 1 rank"
+  grep -q "^hydrostat: error: Checkpoint '.*' was written by $np MPI ranks, this run has 1: resume with mpirun -np $np" \
+    "$out/refused.log" || fail "no clear message for another number of ranks: $(cat "$out/refused.log")"
+fi
+
+# 3. The newest checkpoint truncated: resumed from the one before.
+previous=$(ls -d "$out"/stopped/checkpoint-* | sed 's/.*checkpoint-0*//' | sort -n | tail -n 2 | head -n 1)
 cp -r "$out/stopped" "$out/truncated"
 rank_file=$(ls "$out"/truncated/checkpoint-*"$newest"/rank-*.bin | tail -n 1)
 size=$(wc -c < "$rank_file")
 head -c $((size - 100)) "$rank_file" > "$rank_file.cut" && mv "$rank_file.cut" "$rank_file"
 run "$case" --set "Output/Directory=$out/truncated" --set "Output/Checkpoint interval=10" --resume > "$out/truncated.log" 2>&1 || fail "resume of the truncated checkpoint"
 grep -q "^Skipping checkpoint .*checkpoint-0*$newest: rank-.*bin has" "$out/truncated.log" || fail "no 'Skipping' line"
-grep -q "^Resuming at step 20," "$out/truncated.log" || fail "not resumed from step 20"
+grep -q "^Resuming at step $previous," "$out/truncated.log" || fail "not resumed from step $previous"
 
 # 4. Resumed from the newest checkpoint.
 run "$case" --set "Output/Directory=$out/stopped" --set "Output/Checkpoint interval=10" --resume \
   > "$out/resumed.log" 2>&1 || fail "resume"
 grep -q "^Resuming at step $newest," "$out/resumed.log" || fail "not resumed from step $newest"
 grep -q '"status": "finished"' "$out/stopped/run.json" || fail "run.json status is not finished after --resume"
+grep -q "\"steps\": $steps," "$out/stopped/run.json" || fail "run.json after --resume does not count all $steps steps"
 
 "$python" - "$out" "$np" "$steps" << 'PY' || exit 1
 import csv, glob, os, re, sys
