@@ -427,7 +427,7 @@ namespace hydrostat
                 << "  linear its " << newton_solver->last_linear_iterations() << "  wall " << std::fixed
                 << std::setprecision(1) << wall << " s  "
                 << progress.text(current_time, std::chrono::duration<double>(now - loop_start).count())
-                << std::defaultfloat << std::endl;
+                << std::defaultfloat << std::setprecision(6) << std::endl;
         const bool finished = current_time >= stepping.end_time * (1 - 1e-12);
         write_csv_row(step, taken, newton_solver->residuals().size() - 1);
         if (step % output.interval == 0 || finished)
