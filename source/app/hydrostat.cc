@@ -31,9 +31,9 @@ name, e.g. --set "Materials/Material 0/c1=3e3" or --set "Time stepping/End time=
 like a line of the file. --resume continues the run from the newest complete checkpoint in its
 output directory (same case, overrides and number of ranks; see 'Output/Checkpoint interval');
 SIGTERM or SIGUSR1 make a run write a checkpoint at the end of the current step and exit with
-status 3. --quiet reports progress at every 10 % only. Ready-to-run cases are in parameters/; output (ParaView .pvd, CSV time
-series, parameters.prm and run.json with the provenance of the run) goes to the directory named in
-the case's 'Output' subsection.
+status 3. --quiet reports progress at every 10 % only. Ready-to-run cases are in parameters/;
+output (ParaView .pvd, CSV time series, parameters.prm and run.json with the provenance and
+statistics of the run) goes to the directory named in the case's 'Output' subsection.
 )";
 
   /// The command line: what to do, the case file and the --set overrides.
