@@ -8,6 +8,7 @@
 #include <hydrostat/solver/simulation.h>
 #include <hydrostat/version.h>
 
+#include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <memory>
@@ -18,7 +19,7 @@
 namespace
 {
   const char *usage = R"(Usage:
-  hydrostat CASE.prm [--set PATH=VALUE]...
+  hydrostat CASE.prm [--set PATH=VALUE]... [--resume] [--quiet]
                                    run a case (in parallel: mpirun -np N hydrostat CASE.prm)
   hydrostat --check CASE.prm [--set PATH=VALUE]...
                                    parse CASE.prm and build its mesh without running
@@ -27,9 +28,12 @@ namespace
   hydrostat --help                 this text
 --set overrides one parameter of CASE.prm and may be repeated; PATH is the subsection path and the
 name, e.g. --set "Materials/Material 0/c1=3e3" or --set "Time stepping/End time=0.5". It is checked
-like a line of the file. Ready-to-run cases are in parameters/; output (ParaView .pvd, CSV time
-series, parameters.prm and run.json with the provenance of the run) goes to the directory named in
-the case's 'Output' subsection.
+like a line of the file. --resume continues the run from the newest complete checkpoint in its
+output directory (same case, overrides and number of ranks; see 'Output/Checkpoint interval');
+SIGTERM or SIGUSR1 make a run write a checkpoint at the end of the current step and exit with
+status 3. --quiet reports progress at every 10 % only. Ready-to-run cases are in parameters/;
+output (ParaView .pvd, CSV time series, parameters.prm and run.json with the provenance and
+statistics of the run) goes to the directory named in the case's 'Output' subsection.
 )";
 
   /// The command line: what to do, the case file and the --set overrides.
@@ -46,6 +50,8 @@ the case's 'Output' subsection.
     } action = Action::usage_error;
     std::string              case_file;
     std::vector<std::string> overrides;
+    bool                     resume = false;
+    bool                     quiet  = false;
   };
 
   Arguments parse_arguments(const std::vector<std::string> &args)
@@ -65,10 +71,16 @@ the case's 'Output' subsection.
         check = true;
       else if (args[i] == "--set" && i + 1 < args.size())
         a.overrides.push_back(args[++i]);
+      else if (args[i] == "--resume" && !a.resume)
+        a.resume = true;
+      else if (args[i] == "--quiet" && !a.quiet)
+        a.quiet = true;
       else if (args[i].rfind("-", 0) != 0 && a.case_file.empty())
         a.case_file = args[i];
       else
         return Arguments();
+    if (check && (a.resume || a.quiet))
+      return Arguments();
     if (!a.case_file.empty())
       a.action = check ? Arguments::Action::check : Arguments::Action::run;
     return a;
@@ -113,6 +125,24 @@ the case's 'Output' subsection.
     const std::string directory = prm.get("Directory");
     prm.leave_subsection();
     return directory;
+  }
+
+  /// Set by SIGTERM and SIGUSR1 (what a batch system sends before it kills a job): the run
+  /// writes a checkpoint at the end of the current step and stops.
+  volatile std::sig_atomic_t stop_requested = 0;
+
+  extern "C" void request_stop(int) { stop_requested = 1; }
+
+  /// Exit status of a run stopped by a signal after writing its checkpoint.
+  constexpr int exit_interrupted = 3;
+
+  hydrostat::RunRecord::Statistics statistics_of(const hydrostat::Simulation &simulation)
+  {
+    const auto &s = simulation.run_statistics();
+    return {{"steps", double(s.steps)},
+            {"newton_iterations", double(s.newton_iterations)},
+            {"linear_iterations", double(s.linear_iterations)},
+            {"cut_backs", double(s.cut_backs)}};
   }
 
   /// Discards what is written to it.
@@ -191,14 +221,19 @@ int main(int argc, char **argv)
         }
       record.emplace(hydrostat::RunRecord::Program{"hydrostat", HYDROSTAT_VERSION, HYDROSTAT_GIT_COMMIT},
                      output_directory(prm), arguments.case_file, arguments.overrides, prm, MPI_COMM_WORLD);
-      simulation->run();
-      record->finish("finished");
+      std::signal(SIGTERM, request_stop);
+      std::signal(SIGUSR1, request_stop);
+      const auto outcome = simulation->run({arguments.resume, arguments.quiet, &stop_requested});
+      const bool stopped = outcome == hydrostat::Simulation::Outcome::interrupted;
+      record->finish(stopped ? "interrupted" : "finished", "", statistics_of(*simulation));
+      if (stopped)
+        return exit_interrupted;
     }
   catch (const std::exception &error)
     {
       const std::string message = hydrostat::message_of(error);
       if (record)
-        record->finish("failed", message);
+        record->finish("failed", message, statistics_of(*simulation));
       if (root)
         std::cerr << "hydrostat: error: " << message << std::endl;
       return 1;

@@ -85,13 +85,14 @@ namespace hydrostat
     write_file_atomically(directory + "/run.json", json("running", "", false));
   }
 
-  void RunRecord::finish(const std::string &status, const std::string &message) const
+  void RunRecord::finish(const std::string &status, const std::string &message, const Statistics &statistics) const
   {
     if (writer)
-      write_file_atomically(directory + "/run.json", json(status, message, true));
+      write_file_atomically(directory + "/run.json", json(status, message, true, statistics));
   }
 
-  std::string RunRecord::json(const std::string &status, const std::string &message, const bool finished) const
+  std::string RunRecord::json(const std::string &status, const std::string &message, const bool finished,
+                              const Statistics &statistics) const
   {
     const auto         end = std::chrono::system_clock::now();
     std::ostringstream out;
@@ -112,6 +113,14 @@ namespace hydrostat
     if (finished)
       out << "  \"end_time\": " << quoted(utc(end)) << ",\n"
           << "  \"wall_time_s\": " << std::chrono::duration<double>(end - start).count() << ",\n";
+    if (!statistics.empty())
+      {
+        out << "  \"statistics\": {";
+        for (unsigned int i = 0; i < statistics.size(); ++i)
+          out << (i ? ", " : "") << quoted(statistics[i].first) << ": " << std::setprecision(15)
+              << statistics[i].second;
+        out << "},\n";
+      }
     out << "  \"status\": " << quoted(status);
     if (!message.empty())
       out << ",\n  \"error\": " << quoted(message);

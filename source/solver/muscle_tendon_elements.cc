@@ -362,7 +362,35 @@ namespace hydrostat
     return result;
   }
 
-  void MuscleTendonElements::write_csv_row(const std::string &path, const unsigned int step, const double t)
+  void MuscleTendonElements::save(BinaryWriter &out) const
+  {
+    for (const auto &unit : units)
+      {
+        out.put(unit->evaluated_here);
+        if (unit->evaluated_here)
+          {
+            out.put(unit->state);
+            out.put(unit->record);
+          }
+      }
+  }
+
+  void MuscleTendonElements::load(BinaryReader &in)
+  {
+    for (const auto &unit : units)
+      {
+        if (in.get<bool>() != unit->evaluated_here)
+          in.fail("muscle-tendon unit '" + unit->name + "' was evaluated on another rank");
+        if (unit->evaluated_here)
+          {
+            unit->state  = in.get<HillState>();
+            unit->record = in.get<Record>();
+          }
+      }
+  }
+
+  void MuscleTendonElements::write_csv_row(const std::string &path, const unsigned int step, const double t,
+                                           const std::optional<unsigned int> continue_after_rows)
   {
     if (units.empty())
       return;
@@ -372,7 +400,7 @@ namespace hydrostat
         for (const auto &unit : units)
           for (const char *quantity : {"_STIM", "_q", "_l_MTC", "_dl_MTC", "_l_CE", "_v_CE", "_F_MTC"})
             columns.push_back(unit->name + quantity);
-        csv = std::make_unique<CsvSeries>(path, columns, comm);
+        csv = std::make_unique<CsvSeries>(path, columns, comm, continue_after_rows);
       }
     std::vector<double> row{double(step), t};
     for (const Record &r : records())

@@ -11,6 +11,7 @@
 #include <deal.II/numerics/vector_tools.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/io/checkpoint_files.h>
 #include <hydrostat/solver/cell_kernels.h>
 #include <hydrostat/solver/simulation.h>
 
@@ -80,6 +81,14 @@ namespace hydrostat
     prm.declare_entry("Probe points", "", Patterns::Anything(),
                       "Reference points [m] whose position, displacement and velocity go to <base>.csv every "
                       "step: 'x, y, z' entries separated by ';'.");
+    prm.declare_entry("Checkpoint interval", "0", Patterns::Integer(0),
+                      "Write a checkpoint (for --resume) every N steps; 0: none. The newest two are kept in "
+                      "<Directory>/checkpoint-<step>/; SIGTERM or SIGUSR1 also writes one and stops the run.");
+    prm.declare_entry("Checkpoint wall interval", "0", Patterns::Double(0.0),
+                      "Also write a checkpoint when this many minutes of wall time have passed since the last "
+                      "one; 0: none.");
+    prm.declare_entry("Verbosity", "normal", Patterns::Selection("normal|quiet"),
+                      "normal: a progress line per step; quiet: at the start, every 10 % and the end.");
     prm.leave_subsection();
   }
 
@@ -105,12 +114,26 @@ namespace hydrostat
     initial_velocity = std::make_unique<SpaceTimeFunction>(prm.get("Velocity"), 3, "Initial conditions/Velocity");
     prm.leave_subsection();
     prm.enter_subsection("Output");
-    output.directory    = prm.get("Directory");
-    output.base_name    = prm.get("Base name");
-    output.interval     = prm.get_integer("Interval");
-    output.paraview     = prm.get_bool("ParaView");
-    output.probe_points = parse_points(prm.get("Probe points"));
+    output.directory           = prm.get("Directory");
+    output.base_name           = prm.get("Base name");
+    output.interval            = prm.get_integer("Interval");
+    output.paraview            = prm.get_bool("ParaView");
+    output.probe_points        = parse_points(prm.get("Probe points"));
+    output.checkpoint_interval = prm.get_integer("Checkpoint interval");
+    output.checkpoint_minutes  = prm.get_double("Checkpoint wall interval");
+    output.quiet               = prm.get("Verbosity") == "quiet";
     prm.leave_subsection();
+    // A checkpoint is resumed with the same parameters; the output directory may differ (a run
+    // directory copied or moved before it resumes).
+    std::ostringstream all_parameters;
+    prm.enter_subsection("Output");
+    prm.set("Directory", "");
+    prm.leave_subsection();
+    prm.print_parameters(all_parameters, ParameterHandler::ShortPRM);
+    prm.enter_subsection("Output");
+    prm.set("Directory", output.directory);
+    prm.leave_subsection();
+    parameter_hash = fnv1a(all_parameters.str());
     require(linear_solver.solver() != LinearSolver::SolverType::cg || !boundary_conditions.has_follower_loads(),
             "Parameter 'Linear solver/Solver type' = CG needs a symmetric tangent, but a follower pressure load "
             "makes it unsymmetric: choose GMRES or direct.");

@@ -5,6 +5,7 @@
 #include <deal.II/fe/fe_values.h>
 #include <deal.II/numerics/data_out.h>
 
+#include <hydrostat/io/progress.h>
 #include <hydrostat/solver/cell_kernels.h>
 #include <hydrostat/solver/simulation.h>
 
@@ -57,6 +58,7 @@ namespace hydrostat
       const LinearSolver::Statistics statistics = linear_solver.solve(
         tangent, du, rhs, dof_handler, &timer, linear_solver.block_preconditioner() ? &pressure_blocks : nullptr);
       inhomogeneous.distribute(du);
+      this->statistics.linear_iterations += statistics.iterations;
       return statistics.iterations;
     };
     if (newton_solver->solve(problem, u))
@@ -74,14 +76,17 @@ namespace hydrostat
     double dt = dt_nominal;
     while (true)
       {
-        Vector u_new;
-        if (newton_solve(dt, u_new))
+        Vector                     u_new;
+        const bool                 converged        = newton_solve(dt, u_new);
+        const std::vector<double> &newton_residuals = newton_solver->residuals();
+        statistics.newton_iterations += newton_residuals.empty() ? 0 : newton_residuals.size() - 1;
+        if (converged)
           {
             accept_step(dt, u_new);
+            ++statistics.steps;
             return dt;
           }
-        const std::vector<double> &newton_residuals = newton_solver->residuals();
-        const double               reduced          = dt * stepping.cut_back;
+        const double reduced = dt * stepping.cut_back;
         AssertThrow(reduced >= stepping.minimum_step * (1 - 1e-12),
                     ExcMessage("Newton did not converge at t = " + scientific(current_time + dt) +
                                " s even with the time step cut to " + scientific(dt) +
@@ -96,6 +101,7 @@ namespace hydrostat
               << newton_residuals.size() << " iterations)" << std::endl;
         stepping.record_cut_back(dt);
         dt = reduced;
+        ++statistics.cut_backs;
       }
   }
 
@@ -237,7 +243,8 @@ namespace hydrostat
         for (unsigned int k = 0; k < output.probe_points.size(); ++k)
           for (const std::string quantity : {"x", "y", "z", "ux", "uy", "uz", "vx", "vy", "vz"})
             columns.push_back("p" + std::to_string(k) + "_" + quantity);
-        csv = std::make_unique<CsvSeries>(output.directory + "/" + output.base_name + ".csv", columns, comm);
+        csv = std::make_unique<CsvSeries>(output.directory + "/" + output.base_name + ".csv", columns, comm,
+                                          csv_continue_rows);
       }
     const auto         &q = quantities;
     std::vector<double> row{double(step),
@@ -261,7 +268,8 @@ namespace hydrostat
           row.push_back(velocities[k][d]);
       }
     csv->write_row(row);
-    muscle_tendon_units.write_csv_row(output.directory + "/" + output.base_name + "_mtu.csv", step, current_time);
+    muscle_tendon_units.write_csv_row(output.directory + "/" + output.base_name + "_mtu.csv", step, current_time,
+                                      csv_continue_rows);
   }
 
   void Simulation::write_output(const unsigned int step)
@@ -379,17 +387,31 @@ namespace hydrostat
     paraview->write(data_out, current_time, step);
   }
 
-  void Simulation::run()
+  Simulation::Outcome Simulation::run() { return run(RunOptions()); }
+
+  Simulation::Outcome Simulation::run(const RunOptions &options)
   {
     const auto wall_start = std::chrono::steady_clock::now();
     setup();
-    write_output(0);
-    write_csv_row(0, 0.0, 0);
+    unsigned int step = 0;
+    double       dt   = stepping.time_step;
+    if (options.resume)
+      {
+        std::tie(step, dt) = load_checkpoint();
+        pcout << "Resuming at step " << step << ", t = " << current_time << " s" << std::endl;
+      }
+    else
+      {
+        write_output(0);
+        write_csv_row(0, 0.0, 0);
+      }
     pcout << "Time stepping to t = " << stepping.end_time << " s (" << (newmark.dynamic() ? "Newmark" : "quasi-static")
           << ", dt = " << stepping.time_step << " s)" << std::endl;
 
-    unsigned int step = 0;
-    double       dt   = stepping.time_step;
+    // The estimate of the time left counts the time loop of this run only.
+    const auto     loop_start      = std::chrono::steady_clock::now();
+    auto           last_checkpoint = loop_start;
+    ProgressReport progress(current_time, stepping.end_time, options.quiet || output.quiet);
     while (current_time < stepping.end_time * (1 - 1e-12))
       {
         const double remaining = stepping.end_time - current_time;
@@ -397,15 +419,39 @@ namespace hydrostat
         ++step;
         // Grow back towards the nominal step after a cut-back.
         dt                = stepping.next_step(taken, newton_solver->residuals().size() - 1);
-        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-        pcout << "step " << std::setw(5) << step << "  t = " << scientific(current_time)
-              << " s  dt = " << scientific(taken, 2) << " s  Newton " << std::setw(2)
-              << newton_solver->residuals().size() - 1 << "  |R| " << scientific(newton_solver->residuals().back(), 2)
-              << "  linear its " << newton_solver->last_linear_iterations() << "  wall " << std::fixed
-              << std::setprecision(1) << wall << " s" << std::defaultfloat << std::endl;
+        const auto   now  = std::chrono::steady_clock::now();
+        const double wall = std::chrono::duration<double>(now - wall_start).count();
+        if (progress.due(current_time))
+          pcout << "step " << std::setw(5) << step << "  t = " << scientific(current_time)
+                << " s  dt = " << scientific(taken, 2) << " s  Newton " << std::setw(2)
+                << newton_solver->residuals().size() - 1 << "  |R| " << scientific(newton_solver->residuals().back(), 2)
+                << "  linear its " << newton_solver->last_linear_iterations() << "  wall " << std::fixed
+                << std::setprecision(1) << wall << " s  "
+                << progress.text(current_time, std::chrono::duration<double>(now - loop_start).count())
+                << std::defaultfloat << std::setprecision(6) << std::endl;
+        const bool finished = current_time >= stepping.end_time * (1 - 1e-12);
         write_csv_row(step, taken, newton_solver->residuals().size() - 1);
-        if (step % output.interval == 0 || current_time >= stepping.end_time * (1 - 1e-12))
+        if (step % output.interval == 0 || finished)
           write_output(step);
+
+        // One collective decision: a signal on any rank, or a checkpoint due by steps or wall time.
+        const double minutes = std::chrono::duration<double>(now - last_checkpoint).count() / 60;
+        const double stop    = Utilities::MPI::max(options.stop && *options.stop ? 1.0 : 0.0, comm);
+        const bool   due =
+          (output.checkpoint_interval > 0 && step % output.checkpoint_interval == 0) ||
+          (output.checkpoint_minutes > 0 && Utilities::MPI::max(minutes, comm) >= output.checkpoint_minutes);
+        if (!finished && (due || stop > 0))
+          {
+            save_checkpoint(step, dt);
+            last_checkpoint = std::chrono::steady_clock::now();
+          }
+        if (!finished && stop > 0)
+          {
+            pcout << "Stopped by a signal at step " << step << ", t = " << current_time << " s: continue with --resume"
+                  << std::endl;
+            timer.print_summary();
+            return Outcome::interrupted;
+          }
       }
     pcout << "Finished at t = " << current_time << " s after " << step << " steps; energies [J]: kinetic "
           << quantities.kinetic_energy << ", strain " << quantities.strain_energy << ", external work "
@@ -415,5 +461,6 @@ namespace hydrostat
     if (output.paraview)
       pcout << "ParaView: " << output.directory << "/" << output.base_name << ".pvd" << std::endl;
     timer.print_summary();
+    return Outcome::finished;
   }
 } // namespace hydrostat

@@ -4,6 +4,7 @@
 #include <deal.II/numerics/data_out.h>
 
 #include <fstream>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,15 +23,24 @@ namespace hydrostat
   class ParaViewSeries
   {
   public:
-    ParaViewSeries(const std::string &directory, const std::string &base_name, MPI_Comm comm);
+    /// (time, PVTU file) of each step written, on rank 0.
+    using Records = std::vector<std::pair<double, std::string>>;
+
+    /// A series that continues @p records (of a restarted run): the PVD is rewritten with them.
+    ParaViewSeries(const std::string &directory, const std::string &base_name, MPI_Comm comm,
+                   const Records &records = {});
 
     void write(const dealii::DataOut<3> &data_out, const double time, const unsigned int step);
 
+    const Records &written() const { return records; }
+
   private:
-    std::string                                 directory;
-    std::string                                 base_name;
-    MPI_Comm                                    comm;
-    std::vector<std::pair<double, std::string>> records;
+    std::string directory;
+    std::string base_name;
+    MPI_Comm    comm;
+    Records     records;
+
+    void write_pvd() const;
   };
 
   /**
@@ -40,7 +50,10 @@ namespace hydrostat
   class CsvSeries
   {
   public:
-    CsvSeries(const std::string &path, const std::vector<std::string> &columns, MPI_Comm comm);
+    /// A new file; or, with @p continue_after_rows (a restarted run), the existing file with the
+    /// same header cut after that many rows (atomically) and appended to.
+    CsvSeries(const std::string &path, const std::vector<std::string> &columns, MPI_Comm comm,
+              const std::optional<unsigned int> continue_after_rows = {});
 
     void write_row(const std::vector<double> &values);
 

@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hydrostat
@@ -14,8 +15,9 @@ namespace hydrostat
    * says what made it: `parameters.prm`, every parameter as the run used it (defaults and
    * command-line overrides included; it reruns the case as it is), and `run.json`: program
    * version and git commit, deal.II and Trilinos versions, case file and overrides, MPI ranks,
-   * host, start and end time (UTC), wall time and exit status ("running" while it runs, then
-   * "finished" or "failed" with the error message). Both are written atomically.
+   * host, start and end time (UTC), wall time, exit status ("running" while it runs, then
+   * "finished", "interrupted" or "failed" with the error message) and the run's statistics. Both
+   * are written atomically.
    */
   class RunRecord
   {
@@ -32,12 +34,16 @@ namespace hydrostat
     RunRecord(const Program &program, const std::string &directory, const std::string &case_file,
               const std::vector<std::string> &overrides, const dealii::ParameterHandler &prm, MPI_Comm comm);
 
-    /// Rewrites run.json with the end time, the wall time and @p status ("finished" or "failed");
-    /// @p message says why a run failed.
-    void finish(const std::string &status, const std::string &message = "") const;
+    /// (name, value) pairs, e.g. ("steps", 120), written as the JSON object "statistics".
+    using Statistics = std::vector<std::pair<std::string, double>>;
+
+    /// Rewrites run.json with the end time, the wall time, @p status ("finished", "interrupted" or
+    /// "failed") and @p statistics; @p message says why a run failed.
+    void finish(const std::string &status, const std::string &message = "", const Statistics &statistics = {}) const;
 
   private:
-    std::string json(const std::string &status, const std::string &message, bool finished) const;
+    std::string json(const std::string &status, const std::string &message, bool finished,
+                     const Statistics &statistics = {}) const;
 
     Program                               program;
     std::string                           directory;

@@ -13,10 +13,12 @@
 #include <hydrostat/base/space_time_function.h>
 #include <hydrostat/hill/hill_integrators.h>
 #include <hydrostat/hill/muscle_tendon_unit.h>
+#include <hydrostat/io/checkpoint_files.h>
 #include <hydrostat/io/output_files.h>
 #include <hydrostat/solver/newmark.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,8 +85,15 @@ namespace hydrostat
     std::vector<Record> records() const;
 
     /// Appends a row (time, then per unit STIM, q, l_MTC, dl_MTC, l_CE, v_CE, F_MTC) to @p path;
-    /// the first call writes the header. Nothing without units.
-    void write_csv_row(const std::string &path, const unsigned int step, const double t);
+    /// the first call writes the header, or, with @p continue_after_rows, continues the file of a
+    /// restarted run (CsvSeries). Nothing without units.
+    void write_csv_row(const std::string &path, const unsigned int step, const double t,
+                       const std::optional<unsigned int> continue_after_rows = {});
+
+    /// The state of the units this rank evaluates, for a checkpoint.
+    void save(BinaryWriter &out) const;
+    /// Restores what save() wrote on this rank (same mesh and ranks, after setup()).
+    void load(BinaryReader &in);
 
   private:
     struct Unit

@@ -26,9 +26,13 @@
 #include <hydrostat/solver/newton_solver.h>
 #include <hydrostat/solver/pressure_blocks.h>
 
+#include <csignal>
+#include <cstdint>
 #include <iosfwd>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace hydrostat
@@ -60,8 +64,35 @@ namespace hydrostat
     /// Mesh, degrees of freedom, initial state (including the initial acceleration).
     void setup();
 
-    /// setup(), then the time loop with output, then the timing summary.
-    void run();
+    /// How the command line drives run().
+    struct RunOptions
+    {
+      /// Continue from the newest complete checkpoint in the output directory.
+      bool resume = false;
+      /// Report progress at every 10 % only (as Output/Verbosity = quiet).
+      bool quiet = false;
+      /// Non-zero (set by a signal handler on any rank) stops the run at the end of the current
+      /// step with a checkpoint.
+      const volatile std::sig_atomic_t *stop = nullptr;
+    };
+    enum class Outcome
+    {
+      finished,
+      interrupted
+    };
+
+    /// setup() (and the checkpoint's state if resuming), then the time loop with output and
+    /// checkpoints, then the timing summary.
+    Outcome run(const RunOptions &options);
+    /// run() from the start without signals.
+    Outcome run();
+
+    /// Counts of the whole run (the part before a restart included), for run.json.
+    struct RunStatistics
+    {
+      std::uint64_t steps = 0, newton_iterations = 0, linear_iterations = 0, cut_backs = 0;
+    };
+    const RunStatistics &run_statistics() const { return statistics; }
 
     /// One time step of nominal size @p dt with cut-back: returns the step actually taken.
     double advance(const double dt);
@@ -149,6 +180,10 @@ namespace hydrostat
     void commit_muscles(const double dt);
     void write_output(const unsigned int step);
     void write_csv_row(const unsigned int step, const double dt, const unsigned int newton_iterations);
+    /// Writes the checkpoint of the accepted state at @p step, @p dt the size of the next step.
+    void save_checkpoint(const unsigned int step, const double dt);
+    /// After setup(): restores the newest complete checkpoint; returns its step and next step size.
+    std::pair<unsigned int, double> load_checkpoint();
 
     MPI_Comm                    comm;
     dealii::ConditionalOStream  pcout;
@@ -173,7 +208,11 @@ namespace hydrostat
       unsigned int                  interval;
       bool                          paraview;
       std::vector<dealii::Point<3>> probe_points;
+      unsigned int                  checkpoint_interval; // steps, 0: none
+      double                        checkpoint_minutes;  // wall clock, 0: none
+      bool                          quiet;
     } output;
+    std::uint64_t parameter_hash; // of every parameter: a checkpoint is resumed with the same ones
 
     dealii::parallel::distributed::Triangulation<3> triangulation;
     std::unique_ptr<dealii::FESystem<3>>            fe;
@@ -199,5 +238,7 @@ namespace hydrostat
     std::unique_ptr<PointProbes>    probes;
     std::unique_ptr<ParaViewSeries> paraview;
     std::unique_ptr<CsvSeries>      csv;
+    std::optional<unsigned int>     csv_continue_rows; // resumed: the CSV rows before the checkpoint
+    RunStatistics                   statistics;
   };
 } // namespace hydrostat
