@@ -1,4 +1,5 @@
 #include <deal.II/base/exceptions.h>
+#include <deal.II/base/mpi.h>
 #include <deal.II/base/utilities.h>
 
 #include <hydrostat/base/errors.h>
@@ -64,5 +65,14 @@ namespace hydrostat
         return one_line(text.str());
       }
     return one_line(error.what());
+  }
+
+  void require_on_all_ranks(const std::string &message, MPI_Comm comm)
+  {
+    const unsigned int rank  = dealii::Utilities::MPI::this_mpi_process(comm);
+    const unsigned int ranks = dealii::Utilities::MPI::n_mpi_processes(comm);
+    const unsigned int root  = dealii::Utilities::MPI::min(message.empty() ? ranks : rank, comm);
+    if (root < ranks)
+      throw InputError(dealii::Utilities::MPI::broadcast(comm, message, root));
   }
 } // namespace hydrostat

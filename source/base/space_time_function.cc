@@ -4,11 +4,15 @@
 #include <hydrostat/base/errors.h>
 #include <hydrostat/base/space_time_function.h>
 
+#include <cmath>
+#include <sstream>
+
 namespace hydrostat
 {
   SpaceTimeFunction::SpaceTimeFunction(const std::string &expression, const unsigned int n_components,
                                        const std::string &parameter_name)
     : text(expression)
+    , name(parameter_name)
     , n_comp(n_components)
   {
     const auto parts = dealii::Utilities::split_string_list(expression, ';');
@@ -44,5 +48,20 @@ namespace hydrostat
     for (unsigned int c = 0; c < 3; ++c)
       v[c] = parser->value(X, c);
     return v;
+  }
+
+  std::string SpaceTimeFunction::check_finite(const Point<3> &X, const double t) const
+  {
+    for (unsigned int c = 0; c < n_comp; ++c)
+      if (const double v = value(X, t, c); !std::isfinite(v))
+        {
+          std::ostringstream message;
+          message << "Parameter '" << name << "': \"" << text << "\" is " << v << " at x = (" << X[0] << ", " << X[1]
+                  << ", " << X[2] << ") m, t = " << t << " s (component " << c + 1
+                  << "): change the expression so that it is finite there "
+                  << "(a division by zero, a log or sqrt of a negative number).";
+          return message.str();
+        }
+    return "";
   }
 } // namespace hydrostat

@@ -267,13 +267,22 @@ namespace hydrostat
                                     AffineConstraints<double> &homogeneous) const
   {
     std::map<types::global_dof_index, double> values;
+    std::string                               bad_input;
     for (const auto &constraint : boundary_conditions.constraints())
       {
         const std::vector<bool> mask(constraint.components.begin(), constraint.components.end());
         VectorTools::interpolate_boundary_values(MappingQ1<3>(), dof_handler, constraint.boundary_id,
                                                  FunctionAtTime(*constraint.displacement, t), values,
                                                  ComponentMask(mask));
+        for (const auto &[dof, value] : values)
+          if (!std::isfinite(value) && bad_input.empty())
+            bad_input = "Parameter '" + constraint.displacement->parameter() + "': \"" +
+                        constraint.displacement->expression() + "\" is not finite on boundary id " +
+                        std::to_string(constraint.boundary_id) + " at t = " + std::to_string(t) +
+                        " s: change the expression so that it is finite there (a division by zero, a log or "
+                        "sqrt of a negative number).";
       }
+    require_on_all_ranks(bad_input, comm);
     for (const auto &point : boundary_conditions.point_constraints())
       for (const auto &cell : dof_handler.active_cell_iterators())
         if (!cell->is_artificial())

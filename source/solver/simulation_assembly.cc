@@ -4,8 +4,11 @@
 // per-cell buffers in ScratchData and all results in CopyData, as deal.II's WorkStream wants them.
 #include <deal.II/fe/fe_values.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/solver/cell_kernels.h>
 #include <hydrostat/solver/simulation.h>
+
+#include <cmath>
 
 namespace hydrostat
 {
@@ -73,10 +76,11 @@ namespace hydrostat
 
     DoFHandler<3>::active_cell_iterator  cell;
     bool                                 inverted = false;
-    FullMatrix<double>                   matrix;                        // tangent (condensed unless blocks)
-    dealii::Vector<double>               residual, rhs;                 // f_int − f_ext and its negative
-    dealii::Vector<double>               internal, external;            // f_int (with inertia), f_ext
-    FullMatrix<double>                   K_up, C, M;                    // three-field blocks (PressureBlocks)
+    std::string                          bad_input;          // a load that is not finite (InputError message)
+    FullMatrix<double>                   matrix;             // tangent (condensed unless blocks)
+    dealii::Vector<double>               residual, rhs;      // f_int − f_ext and its negative
+    dealii::Vector<double>               internal, external; // f_int (with inertia), f_ext
+    FullMatrix<double>                   K_up, C, M;         // three-field blocks (PressureBlocks)
     double                               mu_hat = 0, diagonal_mean = 0; // scales of PressureBlocks::add_cell
     std::vector<types::global_dof_index> dofs;
   };
@@ -116,21 +120,24 @@ namespace hydrostat
 
     ScratchData scratch(*fe, *quadrature, *face_quadrature, formulation);
     CopyData    copy(fe->n_dofs_per_cell(), formulation.n_pressure_functions());
-    bool        inverted       = false;
+    bool        inverted = false;
+    std::string bad_input;
     double      force_scale_sq = 0;
     for (const auto &cell : dof_handler.active_cell_iterators())
       if (cell->is_locally_owned())
         {
           assemble_cell(cell, step, u_ghost, system != nullptr, scratch, copy);
-          if (copy.inverted)
+          if (copy.inverted || !copy.bad_input.empty())
             {
-              inverted = true;
+              inverted  = copy.inverted;
+              bad_input = copy.bad_input;
               break;
             }
           force_scale_sq += copy.internal.norm_sqr() + copy.external.norm_sqr();
           copy_local_to_global(copy, inhomogeneous, homogeneous, residual, system, rhs, blocks);
         }
 
+    require_on_all_ranks(bad_input, comm);
     muscle_tendon_units.assemble(u_ghost, u_n_ghost, v_n_ghost, a_n_ghost, step.c, step.t, step.dt, inhomogeneous,
                                  homogeneous, residual, system, rhs);
     residual.compress(VectorOperation::add);
@@ -151,6 +158,7 @@ namespace hydrostat
     const NewmarkIntegrator::Coefficients &c = step.c;
     scratch.reinit(cell, c, u_ghost, u_n_ghost, v_n_ghost, a_n_ghost);
     copy.cell = cell;
+    copy.bad_input.clear();
     cell->get_dof_indices(copy.dofs);
     const CellKinematics &kinematics = scratch.kinematics;
     copy.inverted                    = kinematics.inverted();
@@ -184,8 +192,11 @@ namespace hydrostat
             if (K)
               add_mass(scratch.shapes, q, mass, *K);
           }
-        add_volume_force(scratch.shapes, q, rho * boundary_conditions.body_acceleration().vector_value(X, step.t),
-                         copy.external);
+        const SpaceTimeFunction &body = boundary_conditions.body_acceleration();
+        const Tensor<1, 3>       g    = body.vector_value(X, step.t);
+        if (!std::isfinite(g.norm_square()) && copy.bad_input.empty())
+          copy.bad_input = body.check_finite(X, step.t);
+        add_volume_force(scratch.shapes, q, rho * g, copy.external);
         if (three_field && K)
           cell_3f.add_coupling(scratch.shapes, q, kinematics.J[q], transpose(invert(kinematics.F[q])), copy.K_up);
       }
@@ -259,6 +270,9 @@ namespace hydrostat
                             with_tangent ? &scratch.face_stiffness : nullptr);
               if (with_tangent)
                 copy.matrix.add(-1.0, scratch.face_stiffness);
+              if (copy.bad_input.empty() && !std::isfinite(copy.external.l2_norm()))
+                for (unsigned int q = 0; q < scratch.fe_face_values.n_quadrature_points && copy.bad_input.empty(); ++q)
+                  copy.bad_input = load.value->check_finite(scratch.fe_face_values.quadrature_point(q), t);
             }
   }
 

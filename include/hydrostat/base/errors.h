@@ -1,5 +1,7 @@
 #pragma once
 
+#include <mpi.h>
+
 #include <exception>
 #include <stdexcept>
 #include <string>
@@ -29,6 +31,11 @@ namespace hydrostat
     if (!condition)
       throw InputError(message);
   }
+
+  /// Throws InputError on every rank of @p comm if @p message is not empty on some rank, with the
+  /// message of the lowest such rank: for checks that only the ranks owning the offending cells
+  /// can make (a load that is NaN there), so that no rank is left waiting in a collective call.
+  void require_on_all_ranks(const std::string &message, MPI_Comm comm);
 
   /// The user-facing text of an exception: for deal.II exceptions only their message (what
   /// print_info() writes), without the source location that what() adds for developers; for

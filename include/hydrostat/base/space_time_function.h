@@ -29,9 +29,15 @@ namespace hydrostat
 
     unsigned int       n_components() const { return n_comp; }
     const std::string &expression() const { return text; }
+    /// The parameter the expression came from ("Section/Subsection/Parameter").
+    const std::string &parameter() const { return name; }
+
+    /// Empty if every component is finite at (@p X, @p t), else the input error naming the
+    /// parameter, the expression, the point and the time (a 0/0 or a log of a negative number).
+    std::string check_finite(const Point<3> &X, const double t) const;
 
   private:
-    std::string                                text;
+    std::string                                text, name;
     unsigned int                               n_comp;
     std::unique_ptr<dealii::FunctionParser<3>> parser;
   };
