@@ -91,6 +91,7 @@ namespace hydrostat
     prm.declare_entry("Probe points", "", Patterns::Anything(),
                       "Reference points [m] whose position, displacement and velocity go to <base>.csv every "
                       "step: 'x, y, z' entries separated by ';'.");
+    OutputFields::declare_parameters(prm);
     prm.leave_subsection();
   }
 
@@ -121,6 +122,7 @@ namespace hydrostat
     output.interval     = prm.get_integer("Interval");
     output.paraview     = prm.get_bool("ParaView");
     output.probe_points = parse_points(prm.get("Probe points"));
+    output_fields.parse_parameters(prm);
     prm.leave_subsection();
     AssertThrow(linear_solver.type() != "CG" || !boundary_conditions.has_follower_loads(),
                 ExcMessage("Parameter 'Linear solver/Solver type' = CG needs a symmetric tangent, but a follower "

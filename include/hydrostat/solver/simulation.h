@@ -24,6 +24,7 @@
 #include <hydrostat/solver/newmark.h>
 #include <hydrostat/solver/newton_control.h>
 #include <hydrostat/solver/newton_solver.h>
+#include <hydrostat/solver/output_fields.h>
 #include <hydrostat/solver/pressure_blocks.h>
 
 #include <iosfwd>
@@ -173,5 +174,6 @@ namespace hydrostat
     std::unique_ptr<PointProbes>    probes;
     std::unique_ptr<ParaViewSeries> paraview;
     std::unique_ptr<CsvSeries>      csv;
+    OutputFields                    output_fields; // after triangulation: its DoFHandler goes first
   };
 } // namespace hydrostat
