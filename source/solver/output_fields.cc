@@ -41,21 +41,22 @@ namespace hydrostat
       const char  *name;
       unsigned int n_components; // 1 scalar, 3 vector, 9 tensor
       bool         per_group;    // one field per muscle group, named <name>_<group>
+      const char  *unit;         // written to the VTU (unyt spelling); "" for labels
     };
 
-    constexpr Description quantities[n_quantities] = {{"J", 1, false},
-                                                      {"cauchy_stress", 9, false},
-                                                      {"piola_stress", 9, false},
-                                                      {"principal_stretches", 3, false},
-                                                      {"von_mises", 1, false},
-                                                      {"pressure", 1, false},
-                                                      {"material_id", 1, false},
-                                                      {"mpi_rank", 1, false},
-                                                      {"activation", 1, true},
-                                                      {"fibre_stretch", 1, true},
-                                                      {"fibre_stress", 1, true},
-                                                      {"fibre_direction", 3, true},
-                                                      {"active_fibre", 3, true}};
+    constexpr Description quantities[n_quantities] = {{"J", 1, false, "dimensionless"},
+                                                      {"cauchy_stress", 9, false, "Pa"},
+                                                      {"piola_stress", 9, false, "Pa"},
+                                                      {"principal_stretches", 3, false, "dimensionless"},
+                                                      {"von_mises", 1, false, "Pa"},
+                                                      {"pressure", 1, false, "Pa"},
+                                                      {"material_id", 1, false, ""},
+                                                      {"mpi_rank", 1, false, ""},
+                                                      {"activation", 1, true, "dimensionless"},
+                                                      {"fibre_stretch", 1, true, "dimensionless"},
+                                                      {"fibre_stress", 1, true, "Pa"},
+                                                      {"fibre_direction", 3, true, "dimensionless"},
+                                                      {"active_fibre", 3, true, "dimensionless"}};
 
     /// Volume averages over one cell (over the part of the cell in a group for the group's).
     struct CellAverages
@@ -315,6 +316,13 @@ namespace hydrostat
     if (velocity)
       data_out.add_data_vector(state.v, std::vector<std::string>(3, "velocity"), DataOut<3>::type_dof_data, vector);
     layout(state);
+    // The units go into the VTU as an attribute of each field (deal.II defaults otherwise).
+    DataOutBase::VtkFlags flags;
+    flags.physical_units = {{"displacement", "m"}, {"velocity", "m/s"}};
+    for (const CellField &f : cell_fields)
+      if (*quantities[f.quantity].unit != '\0')
+        flags.physical_units[f.name] = quantities[f.quantity].unit;
+    data_out.set_flags(flags);
     if (n_cell_components == 0)
       return;
     compute(state);

@@ -6,6 +6,7 @@ Usage: vtu_fields.py HYDROSTAT MPIEXEC
 Runs the case on 1 and 2 ranks with all fields, and on 1 rank with 'Output/Fields' reduced, then
 reads the last .pvtu and its .vtu pieces (XML; zlib-compressed base64 or ascii DataArrays, read
 with the standard library only: no vtk module, no numpy) and checks:
+  - the units attribute of the fields (m, m/s, Pa, dimensionless);
   - displacement, velocity, fibre_direction_oblique, active_fibre_oblique and principal_stretches
     have 3 components, cauchy_stress and piola_stress 9;
   - the fibre direction is a unit vector (to 1e-6) in every cell of the group (material 2) and
@@ -29,6 +30,7 @@ GROUP = "oblique"
 TYPES = {"Float32": "f", "Float64": "d", "Int32": "i", "UInt32": "I", "Int64": "q", "UInt64": "Q", "UInt8": "B",
          "Int8": "b"}
 failures = []
+units = {}  # of the fields in the last .pvtu read
 
 
 def check(condition, message):
@@ -91,9 +93,10 @@ def last_step(directory):
     check(len(pvtus) == 3, f"{directory}: expected 3 .pvtu files (t = 0, 0.5, 1), found {len(pvtus)}")
     root = ET.parse(os.path.join(directory, pvtus[-1])).getroot()
     grid = root.find("PUnstructuredGrid")
-    declared = {a.get("Name"): int(a.get("NumberOfComponents", "1"))
-                for section in ("PPointData", "PCellData") if grid.find(section) is not None
-                for a in grid.find(section).findall("PDataArray")}
+    arrays = [a for section in ("PPointData", "PCellData") if grid.find(section) is not None
+              for a in grid.find(section).findall("PDataArray")]
+    declared = {a.get("Name"): int(a.get("NumberOfComponents", "1")) for a in arrays}
+    units.update({a.get("Name"): a.get("units") for a in arrays})
     pieces = [read_vtu(os.path.join(directory, p.get("Source"))) for p in grid.findall("Piece")]
     return declared, pieces
 
@@ -118,6 +121,10 @@ def check_all_fields(declared, pieces, label):
                 f"fibre_direction_{GROUP}": 3, f"active_fibre_{GROUP}": 3}
     for name, n in expected.items():
         check(declared.get(name) == n, f"{label}: {name} has {declared.get(name)} components, expected {n}")
+    for name, unit in {"displacement": "m", "velocity": "m/s", "cauchy_stress": "Pa", "piola_stress": "Pa",
+                       f"fibre_stress_{GROUP}": "Pa", f"fibre_direction_{GROUP}": "dimensionless",
+                       "material_id": None}.items():
+        check(units.get(name) == unit, f"{label}: {name} has units {units.get(name)}, expected {unit}")
     for rank, fields in enumerate(pieces):
         check(set(fields) == set(expected), f"{label} piece {rank}: fields {sorted(fields)}")
         check(sorted(set(r[0] for r in fields.get("mpi_rank", []))) == [rank], f"{label} piece {rank}: mpi_rank")
