@@ -9,7 +9,9 @@ Usage: pvpython postprocess/open_in_paraview.py OUTPUT/BASE.pvd [--group NAME] [
 
 --group picks the muscle group (default: the one with the largest activation in the run's last
 frame); --time the frame shown (default: the last); --png also saves a screenshot of the 3D view.
-Needs Debian's python3-paraview (pvpython); without a display run it under `xvfb-run -a`.
+Fields switched off in Output/Fields are left out (no displacement: no warp; no fibre_direction:
+no glyphs). Needs Debian's python3-paraview (pvpython); without a display run it under
+`xvfb-run -a -s "-noreset"` (README: why -noreset).
 render_arm.py uses the same pipeline for the README images.
 """
 import argparse
@@ -31,10 +33,12 @@ def normalise(a):
     return [x / length for x in a]
 
 
-def groups_of(reader):
-    """Muscle group names, from the fields fibre_direction_<group>."""
-    names = reader.PointData.keys()
-    return [n[len("fibre_direction_"):] for n in names if n.startswith("fibre_direction_")]
+def groups_of(names):
+    """Muscle group names, from the fields activation_<group> and fibre_direction_<group>."""
+    groups = []
+    for prefix in ("activation_", "fibre_direction_"):
+        groups += [n[len(prefix):] for n in names if n.startswith(prefix) and n[len(prefix):] not in groups]
+    return groups
 
 
 def most_active_group(reader, groups):
@@ -55,7 +59,8 @@ class ArmView:
         self.reader.UpdatePipelineInformation()
         self.times = list(self.reader.TimestepValues) if self.reader.TimestepValues else [0.0]
         self.reader.UpdatePipeline(self.times[-1])
-        groups = groups_of(self.reader)
+        names = self.reader.PointData.keys()  # DataOut writes every field as point data
+        groups = groups_of(names)
         self.group = group or most_active_group(self.reader, groups)
         if self.group is not None and self.group not in groups:
             raise SystemExit(f"no muscle group '{self.group}' in {pvd} (groups: {', '.join(groups) or 'none'})")
@@ -64,24 +69,29 @@ class ArmView:
         self.view.OrientationAxesVisibility = 1
         self.view.Background = [1, 1, 1]
         self.view.UseColorPaletteForBackground = 0
-        self.warp = WarpByVector(Input=self.reader, Vectors=["POINTS", "displacement"], ScaleFactor=1.0)
-        display = Show(self.warp, self.view)
-        field = "von_mises" if self.group is None else "activation_" + self.group
-        ColorBy(display, ("POINTS", field))  # DataOut writes every field as point data
-        lut = GetColorTransferFunction(field)
-        if self.group is not None:
-            lut.ApplyPreset("Cool to Warm", True)
-            lut.AutomaticRescaleRangeMode = "Never"
-            lut.RescaleTransferFunction(0.0, 1.0)
-            display.Opacity = 0.45  # the fibre glyphs are inside the arm
-            self.glyphs = self._fibre_glyphs()
-        display.SetScalarBarVisibility(self.view, True)
-        bar = GetScalarBar(lut, self.view)
-        bar.Title, bar.ComponentTitle = field, ""
-        bar.TitleColor = bar.LabelColor = [0, 0, 0]
         self.view.OrientationAxesLabelColor = [0, 0, 0]
         # Seen mostly from +x with y (dorsal) up: the arm, along z, lies across the picture.
         self.view_from = view_from
+        # Without some fields (Output/Fields) the view has less: no warp, no colour, no glyphs.
+        self.warp = (WarpByVector(Input=self.reader, Vectors=["POINTS", "displacement"], ScaleFactor=1.0)
+                     if "displacement" in names else self.reader)
+        display = Show(self.warp, self.view)
+        activation = f"activation_{self.group}"
+        field = next((f for f in (activation, "von_mises") if f in names), None)
+        if field is not None:
+            ColorBy(display, ("POINTS", field))
+            lut = GetColorTransferFunction(field)
+            if field == activation:
+                lut.ApplyPreset("Cool to Warm", True)
+                lut.AutomaticRescaleRangeMode = "Never"
+                lut.RescaleTransferFunction(0.0, 1.0)
+            display.SetScalarBarVisibility(self.view, True)
+            bar = GetScalarBar(lut, self.view)
+            bar.Title, bar.ComponentTitle = field, ""
+            bar.TitleColor = bar.LabelColor = [0, 0, 0]
+        if f"fibre_direction_{self.group}" in names:
+            display.Opacity = 0.45  # the fibre glyphs are inside the arm
+            self._fibre_glyphs()
 
     def _fibre_glyphs(self):
         """A line (a fibre has no sign) along fibre_direction_<group> at the centre of each output
@@ -103,7 +113,6 @@ class ArmView:
         ColorBy(display, None)
         display.AmbientColor = display.DiffuseColor = [0.05, 0.05, 0.05]
         display.LineWidth = 3
-        return glyph
 
     def show_time(self, t):
         """Shows the frame nearest to @p t, the deformed arm filling the view; returns its time."""

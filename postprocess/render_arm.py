@@ -7,7 +7,7 @@ Usage: pvpython postprocess/render_arm.py SERIES.pvd [--group longitudinal_dorsa
                                           [--view-from 1 0.35 0.25]
 
 Needs Debian's python3-paraview (pvpython); on a machine without a display run it under
-`xvfb-run -a`. Writes one PNG per time: <out>/<stem>_<group>_t<time>.png.
+`xvfb-run -a -s "-noreset"`. Writes one PNG per time: <out>/<stem>_<group>_t<time>.png.
 """
 import argparse
 import os
@@ -35,7 +35,7 @@ def main():
     stem = os.path.splitext(os.path.basename(args.series))[0]
     for t in args.times:
         shown = arm.show_time(t)
-        path = os.path.join(out, f"{stem}_{arm.group}_t{shown:.3f}.png")
+        path = os.path.join(out, f"{stem}_{arm.group or 'arm'}_t{shown:.3f}.png")
         arm.screenshot(path, resolution=args.size)
         print("wrote", path)
     print(f"render time {clock.time() - start:.1f} s for {len(args.times)} frame(s)")
