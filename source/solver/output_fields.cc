@@ -249,6 +249,7 @@ namespace hydrostat
 
   void OutputFields::layout(const State &state)
   {
+    Assert(quantity_selected.size() == n_quantities, ExcMessage("OutputFields: parse_parameters() first"));
     cell_fields.clear();
     n_cell_components = 0;
     for (unsigned int k = 0; k < n_quantities; ++k)

@@ -19,8 +19,8 @@
 namespace hydrostat
 {
   /**
-   * The fields of the ParaView output (README "Output fields" lists them with their units) and
-   * the parameter 'Output/Fields' that selects them.
+   * The fields of the ParaView output (README "Output fields" lists them; their units are also
+   * written into the VTU) and the parameter 'Output/Fields' that selects them.
    *
    * Displacement and velocity are the continuous nodal fields. Everything else is a volume
    * average over a cell, stored in a piecewise-constant (FE_DGQ(0)) system: deal.II 9.4 writes
