@@ -89,6 +89,7 @@ namespace hydrostat
                       "one; 0: none.");
     prm.declare_entry("Verbosity", "normal", Patterns::Selection("normal|quiet"),
                       "normal: a progress line per step; quiet: at the start, every 10 % and the end.");
+    OutputFields::declare_parameters(prm);
     prm.leave_subsection();
   }
 
@@ -122,6 +123,7 @@ namespace hydrostat
     output.checkpoint_interval = prm.get_integer("Checkpoint interval");
     output.checkpoint_minutes  = prm.get_double("Checkpoint wall interval");
     output.quiet               = prm.get("Verbosity") == "quiet";
+    output_fields.parse_parameters(prm);
     prm.leave_subsection();
     // A checkpoint is resumed with the same parameters; the output directory may differ (a run
     // directory copied or moved before it resumes).

@@ -280,109 +280,20 @@ namespace hydrostat
     if (!paraview)
       paraview = std::make_unique<ParaViewSeries>(output.directory, output.base_name, comm);
 
-    // Cell averages: J, the Cauchy stress σ = P Fᵀ/J of tissue and muscle (with the volumetric
-    // stress of the formulation: p̃ of the three-field element, U'(J) otherwise), von Mises stress,
-    // the volumetric stress ("pressure", positive in tension), and per muscle group its
-    // activation, fibre stretch, fibre stress and the reference direction of its first family.
-    const unsigned int                                         n_cells = triangulation.n_active_cells();
-    std::vector<std::pair<std::string, dealii::Vector<float>>> fields;
-    const auto                                                 add_field = [&](const std::string &name) {
-      fields.emplace_back(name, dealii::Vector<float>(n_cells));
-      return fields.size() - 1;
-    };
-    const unsigned int J_field = add_field("J"), sigma_field = add_field("cauchy_xx");
-    for (const char *name : {"cauchy_yy", "cauchy_zz", "cauchy_xy", "cauchy_xz", "cauchy_yz"})
-      add_field(name);
-    const unsigned int von_mises_field = add_field("von_mises"), pressure_field = add_field("pressure");
-    const unsigned int material_field = add_field("material_id"), rank_field = add_field("mpi_rank");
-    const unsigned int muscle_field = fields.size();
-    for (unsigned int g = 0; g < muscles.n_groups(); ++g)
-      for (const char *quantity :
-           {"activation_", "fibre_stretch_", "fibre_stress_", "fibre_x_", "fibre_y_", "fibre_z_"})
-        add_field(quantity + muscles.name(g));
-
-    FEValues<3>                            fe_values(*fe, *quadrature,
-                                                     update_values | update_gradients | update_quadrature_points | update_JxW_values);
-    const unsigned int                     n_dofs = fe->n_dofs_per_cell();
-    dealii::Vector<double>                 u_local(n_dofs), v_local(n_dofs);
-    std::vector<MuscleGroups::PointOutput> muscle_output;
-    const bool                             three_field = formulation.type == Formulation::Type::three_field;
-    CellKinematics                         kinematics;
-    ThreeFieldCell                         three_field_cell(formulation, *quadrature);
-    std::vector<double>                    group_volume(muscles.n_groups());
-    for (const auto &cell : dof_handler.active_cell_iterators())
-      if (cell->is_locally_owned())
-        {
-          fe_values.reinit(cell);
-          cell->get_dof_values(u_n_ghost, u_local);
-          cell->get_dof_values(v_n_ghost, v_local);
-          const TissueLaw   &law    = *materials[cell->material_id()].law;
-          const auto         points = muscle_points.get_data(cell);
-          const unsigned int k      = cell->active_cell_index();
-          std::fill(group_volume.begin(), group_volume.end(), 0.0);
-          kinematics.reinit(fe_values, u_local, v_local);
-          const auto &F = kinematics.F, &F_dot = kinematics.F_dot;
-          if (three_field)
-            three_field_cell.reinit(fe_values, kinematics.J, law);
-          // Volumetric stress ("pressure") per point: p̃ of the three-field element, U'(J) otherwise.
-          double                volume = 0, J_mean = 0, p_mean = 0;
-          SymmetricTensor<2, 3> sigma;
-          for (unsigned int q = 0; q < quadrature->size(); ++q)
-            {
-              const double J = kinematics.J[q];
-              const double p = three_field ? three_field_cell.p_tilde[q] : law.dU_dJ(J);
-              volume += fe_values.JxW(q);
-              J_mean += J * fe_values.JxW(q);
-              p_mean += p * fe_values.JxW(q);
-              Tensor<2, 3> tau(law.tau_iso(F[q]));
-              const auto  &muscle = points[q]->groups;
-              if (!muscle.empty())
-                {
-                  const Point<3> &X = fe_values.quadrature_point(q);
-                  tau += muscles.response(muscle, X, F[q], F_dot[q], 0.0, current_time, 0.0, &muscle_output).P *
-                         transpose(F[q]);
-                  for (unsigned int m = 0; m < muscle.size(); ++m)
-                    {
-                      const unsigned int g     = muscle[m].group;
-                      const unsigned int first = muscle_field + 6 * g;
-                      const double       w     = fe_values.JxW(q);
-                      group_volume[g] += w;
-                      fields[first].second[k] += muscle_output[m].activation * w;
-                      fields[first + 1].second[k] += muscle_output[m].stretch * w;
-                      fields[first + 2].second[k] += muscle_output[m].fibre_stress * w;
-                      for (unsigned int d = 0; d < 3; ++d)
-                        fields[first + 3 + d].second[k] += muscle[m].N[0][d] * w;
-                    }
-                }
-              sigma += symmetrize(tau) / J * fe_values.JxW(q);
-            }
-          J_mean /= volume;
-          p_mean /= volume;
-          sigma /= volume;
-          sigma += p_mean * unit_symmetric_tensor<3>();
-          for (unsigned int g = 0; g < muscles.n_groups(); ++g)
-            for (unsigned int f = 0; f < 6; ++f)
-              fields[muscle_field + 6 * g + f].second[k] /= std::max(group_volume[g], 1e-300);
-          fields[J_field].second[k]    = J_mean;
-          const unsigned int idx[6][2] = {{0, 0}, {1, 1}, {2, 2}, {0, 1}, {0, 2}, {1, 2}};
-          for (unsigned int c = 0; c < 6; ++c)
-            fields[sigma_field + c].second[k] = sigma[idx[c][0]][idx[c][1]];
-          fields[von_mises_field].second[k] = std::sqrt(1.5) * deviator(sigma).norm();
-          fields[pressure_field].second[k]  = p_mean;
-          fields[material_field].second[k]  = cell->material_id();
-          fields[rank_field].second[k]      = Utilities::MPI::this_mpi_process(comm);
-        }
-
+    const OutputFields::State state{
+      dof_handler,
+      *quadrature,
+      u_n_ghost,
+      v_n_ghost,
+      materials,
+      muscles,
+      formulation,
+      [this](const OutputFields::CellIterator &cell, const unsigned int q) -> const MuscleGroups::PointData & {
+        return muscle_points.get_data(cell)[q]->groups;
+      },
+      current_time};
     DataOut<3> data_out;
-    data_out.attach_dof_handler(dof_handler);
-    const std::vector<DataComponentInterpretation::DataComponentInterpretation> vector_field(
-      3, DataComponentInterpretation::component_is_part_of_vector);
-    data_out.add_data_vector(u_n_ghost, std::vector<std::string>(3, "displacement"), DataOut<3>::type_dof_data,
-                             vector_field);
-    data_out.add_data_vector(v_n_ghost, std::vector<std::string>(3, "velocity"), DataOut<3>::type_dof_data,
-                             vector_field);
-    for (const auto &[name, values] : fields)
-      data_out.add_data_vector(values, name, DataOut<3>::type_cell_data);
+    output_fields.add_to(data_out, state);
     data_out.build_patches(formulation.degree);
     paraview->write(data_out, current_time, step);
   }

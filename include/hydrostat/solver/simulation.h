@@ -24,6 +24,7 @@
 #include <hydrostat/solver/newmark.h>
 #include <hydrostat/solver/newton_control.h>
 #include <hydrostat/solver/newton_solver.h>
+#include <hydrostat/solver/output_fields.h>
 #include <hydrostat/solver/pressure_blocks.h>
 
 #include <csignal>
@@ -240,5 +241,6 @@ namespace hydrostat
     std::unique_ptr<CsvSeries>      csv;
     std::optional<unsigned int>     csv_continue_rows; // resumed: the CSV rows before the checkpoint
     RunStatistics                   statistics;
+    OutputFields                    output_fields; // after triangulation: its DoFHandler goes first
   };
 } // namespace hydrostat
