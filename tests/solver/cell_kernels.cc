@@ -58,6 +58,19 @@ namespace
     }
   };
 
+  /// FEValues on the cell of a OneCell and the CellShapes read from them.
+  struct CellValues
+  {
+    explicit CellValues(const OneCell &c)
+      : fe_values(c.fe, c.quadrature, update_values | update_gradients | update_quadrature_points | update_JxW_values)
+    {
+      fe_values.reinit(c.dof_handler.begin_active());
+      shapes.reinit(fe_values);
+    }
+    FEValues<3> fe_values;
+    CellShapes  shapes;
+  };
+
   Tensor<2, 3> matrix(const double values[3][3])
   {
     Tensor<2, 3> A;
@@ -157,11 +170,10 @@ TEST(CellKernels, StressDivergenceTangentIsTheDerivativeOfItsResidual)
   const MooneyRivlin law({1e3, 2e2, 5e5});
   for (const unsigned int degree : {1u, 2u})
     {
-      OneCell     c(degree);
-      FEValues<3> fe_values(c.fe, c.quadrature, update_values | update_gradients | update_JxW_values);
-      fe_values.reinit(c.dof_handler.begin_active());
-      CellShapes shapes;
-      shapes.reinit(fe_values);
+      OneCell            c(degree);
+      CellValues         cell(c);
+      const auto        &fe_values   = cell.fe_values;
+      const CellShapes  &shapes      = cell.shapes;
       const unsigned int n           = c.fe.n_dofs_per_cell();
       const auto         u           = c.interpolate([](const Point<3> &X) {
         return Tensor<1, 3>({0.1 * X[0] * X[1] + 0.05 * X[2], -0.05 * X[2] * X[2], 0.08 * X[0] * X[2]});
@@ -200,12 +212,11 @@ TEST(CellKernels, MassAndVolumeForceIntegrateTheDensity)
   // the components do not couple; a constant force b per volume gives Σ_i f_i = b V per component.
   for (const unsigned int degree : {1u, 2u})
     {
-      OneCell     c(degree);
-      FEValues<3> fe_values(c.fe, c.quadrature, update_values | update_gradients | update_JxW_values);
-      fe_values.reinit(c.dof_handler.begin_active());
-      CellShapes shapes;
-      shapes.reinit(fe_values);
-      const unsigned int n = c.fe.n_dofs_per_cell();
+      OneCell            c(degree);
+      CellValues         cell(c);
+      const auto        &fe_values = cell.fe_values;
+      const CellShapes  &shapes    = cell.shapes;
+      const unsigned int n         = c.fe.n_dofs_per_cell();
       FullMatrix<double> M(n, n);
       Vector<double>     f(n);
       const double       rho = 1050;

@@ -6,12 +6,23 @@
 
 using namespace hydrostat;
 
+namespace
+{
+  /// Time step 0.1, cut-back ½.
+  TimeStepControl control_with(const unsigned int retry_after, const unsigned int growth_iterations = 0)
+  {
+    TimeStepControl control;
+    control.time_step         = 0.1;
+    control.cut_back          = 0.5;
+    control.retry_after       = retry_after;
+    control.growth_iterations = growth_iterations;
+    return control;
+  }
+} // namespace
+
 TEST(TimeStepControl, GrowsBackButDoesNotRetryAFailedSizeAtOnce)
 {
-  TimeStepControl control;
-  control.time_step   = 0.1;
-  control.cut_back    = 0.5;
-  control.retry_after = 2;
+  TimeStepControl control = control_with(2);
   EXPECT_DOUBLE_EQ(control.next_step(0.1, 3), 0.1);
 
   // 0.1 fails, 0.05 fails, 0.025 converges: growth to 0.05 waits for two more converged steps.
@@ -25,21 +36,14 @@ TEST(TimeStepControl, GrowsBackButDoesNotRetryAFailedSizeAtOnce)
 
 TEST(TimeStepControl, RetryAfterZeroGrowsAtOnce)
 {
-  TimeStepControl control;
-  control.time_step   = 0.1;
-  control.cut_back    = 0.5;
-  control.retry_after = 0;
+  TimeStepControl control = control_with(0);
   control.record_cut_back(0.1);
   EXPECT_DOUBLE_EQ(control.next_step(0.05, 3), 0.1);
 }
 
 TEST(TimeStepControl, GrowthIterationsHoldTheStepAfterHardSteps)
 {
-  TimeStepControl control;
-  control.time_step         = 0.1;
-  control.cut_back          = 0.5;
-  control.retry_after       = 0;
-  control.growth_iterations = 4;
+  TimeStepControl control = control_with(0, 4);
   EXPECT_DOUBLE_EQ(control.next_step(0.05, 5), 0.05);
   EXPECT_DOUBLE_EQ(control.next_step(0.05, 4), 0.1);
 }
