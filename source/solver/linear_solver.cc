@@ -12,6 +12,9 @@
 #include <hydrostat/solver/linear_solver.h>
 #include <hydrostat/solver/pressure_blocks.h>
 
+#include <Amesos.h>
+#include <Amesos_BaseSolver.h>
+#include <Epetra_LinearProblem.h>
 #include <Epetra_Map.h>
 #include <Epetra_MultiVector.h>
 #include <Teuchos_ParameterList.hpp>
@@ -197,6 +200,38 @@ namespace hydrostat
                                                type() + " with " + name_of(preconditioner, preconditioner_names);
   }
 
+  struct LinearSolver::Factorization
+  {
+    const Epetra_CrsGraph             *graph      = nullptr; // the pattern that was analysed
+    int                                n_nonzeros = 0;
+    Epetra_LinearProblem               problem;
+    std::unique_ptr<Amesos_BaseSolver> solver;
+  };
+
+  void LinearSolver::solve_direct(const TrilinosWrappers::SparseMatrix &A, TrilinosWrappers::MPI::Vector &x,
+                                  const TrilinosWrappers::MPI::Vector &b) const
+  {
+    auto &matrix = const_cast<Epetra_CrsMatrix &>(A.trilinos_matrix()); // Amesos reads it only
+    if (!factorization || factorization->graph != &matrix.Graph() ||
+        factorization->n_nonzeros != matrix.NumGlobalNonzeros())
+      {
+        factorization             = std::make_shared<Factorization>();
+        factorization->graph      = &matrix.Graph();
+        factorization->n_nonzeros = matrix.NumGlobalNonzeros();
+        factorization->problem.SetOperator(&matrix);
+        Amesos factory;
+        factorization->solver.reset(factory.Create(name_of(direct_package, package_names), factorization->problem));
+        AssertThrow(factorization->solver,
+                    ExcMessage("Amesos has no solver " + name_of(direct_package, package_names)));
+        AssertThrow(factorization->solver->SymbolicFactorization() == 0, ExcMessage("symbolic factorization failed"));
+      }
+    factorization->problem.SetLHS(&x.trilinos_vector());
+    factorization->problem.SetRHS(const_cast<Epetra_MultiVector *>(&b.trilinos_vector()));
+    AssertThrow(factorization->solver->NumericFactorization() == 0,
+                ExcMessage("numeric factorization failed (a singular tangent?)"));
+    AssertThrow(factorization->solver->Solve() == 0, ExcMessage("the triangular solves failed"));
+  }
+
   LinearSolver::Statistics LinearSolver::solve(const TrilinosWrappers::SparseMatrix &A,
                                                TrilinosWrappers::MPI::Vector &x, const TrilinosWrappers::MPI::Vector &b,
                                                const DoFHandler<3> &dof_handler, TimerOutput *timer,
@@ -214,14 +249,13 @@ namespace hydrostat
         std::optional<TimerOutput::Scope> scope;
         if (timer)
           scope.emplace(*timer, "linear solve");
-        SolverControl                  control(1, 0);
-        TrilinosWrappers::SolverDirect direct(control, TrilinosWrappers::SolverDirect::AdditionalData(false, package));
         try
           {
-            direct.solve(A, x, b);
+            solve_direct(A, x, b);
           }
         catch (const std::exception &error)
           {
+            factorization.reset();
             throw LinearSolverFailure(
               "direct solver '" + package +
               "' (parameter 'Linear solver/Direct solver package') failed: " + message_of(error));

@@ -146,7 +146,11 @@ namespace hydrostat
             "Preconditioner = AMG.");
   }
 
-  Simulation::~Simulation() { dof_handler.clear(); }
+  Simulation::~Simulation()
+  {
+    linear_solver.release_factorization(); // before the tangent it factorised goes
+    dof_handler.clear();
+  }
 
   void Simulation::setup()
   {

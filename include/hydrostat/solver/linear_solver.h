@@ -81,6 +81,10 @@ namespace hydrostat
     /// condensed tangent degrades with K/μ and fails at 10⁵ DoFs for K/μ = 1000), else AMG.
     void choose(dealii::types::global_dof_index n_dofs, bool three_field);
 
+    /// Drops the direct solver's factorization, which refers to the last matrix: call it before
+    /// that matrix is destroyed.
+    void release_factorization() const { factorization.reset(); }
+
     /// The solver type as given, or as chosen once choose() has run.
     SolverType solver() const { return solver_type; }
 
@@ -101,6 +105,9 @@ namespace hydrostat
     bool checkerboard_correction() const { return use_checkerboard_correction; }
 
   private:
+    /// x = A⁻¹ b by the Direct solver package, reusing the analysis of A's pattern.
+    void solve_direct(const dealii::TrilinosWrappers::SparseMatrix &A, dealii::TrilinosWrappers::MPI::Vector &x,
+                      const dealii::TrilinosWrappers::MPI::Vector &b) const;
     void setup_amg(dealii::TrilinosWrappers::PreconditionAMG &amg, const dealii::TrilinosWrappers::SparseMatrix &A,
                    const dealii::DoFHandler<3> &dof_handler) const;
     Statistics solve_blocks(const dealii::TrilinosWrappers::SparseMatrix &A, dealii::TrilinosWrappers::MPI::Vector &x,
@@ -124,7 +131,13 @@ namespace hydrostat
     /// The rigid-body modes of the last DoFHandler (the reference mesh and its DoFs do not
     /// change during a run, so the support points are found once, not for every solve).
     mutable std::shared_ptr<const Epetra_MultiVector> modes;
-    mutable const dealii::DoFHandler<3>              *modes_dof_handler = nullptr;
-    mutable dealii::types::global_dof_index           modes_n_dofs      = 0;
+
+    /// The direct solver of the last matrix: every tangent of a run has the same sparsity pattern,
+    /// so the ordering and symbolic analysis are done once and each Newton iteration only
+    /// refactorises the values (Amesos NumericFactorization).
+    struct Factorization;
+    mutable std::shared_ptr<Factorization>  factorization;
+    mutable const dealii::DoFHandler<3>    *modes_dof_handler = nullptr;
+    mutable dealii::types::global_dof_index modes_n_dofs      = 0;
   };
 } // namespace hydrostat
