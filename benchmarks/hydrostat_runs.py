@@ -1,5 +1,6 @@
 """Running hydrostat for the benchmark scripts and reading its log: one place for the log format
 (progress lines, verbose Newton lines, TimerOutput table) and for killing a run cleanly."""
+import math
 import os
 import re
 import shutil
@@ -97,3 +98,10 @@ def read_status(run_dir):
         return "not run", None
     parts = path.read_text().split()
     return parts[0], (float(parts[1]) if len(parts) > 1 else None)
+
+
+def fmt(x, spec):
+    """@p x formatted by @p spec, or '-' for a missing (None) or NaN value (a table cell)."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "-"
+    return format(x, spec)

@@ -37,13 +37,12 @@ Usage (from anywhere):
 
 import argparse
 import csv
-import math
 import re
 import signal
 import sys
 from pathlib import Path
 
-from hydrostat_runs import fresh_case, parse_log, read_status, run_logged
+from hydrostat_runs import fmt, fresh_case, parse_log, read_status, run_logged
 
 REPO = Path(__file__).resolve().parent.parent
 BAR = Path(__file__).resolve().parent / "peers" / "febio_bar.prm"
@@ -167,12 +166,6 @@ def parse_run(row, run_dir):
 
 
 # ----------------------------------------------------------------------------- table
-
-def fmt(x, spec):
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "-"
-    return format(x, spec)
-
 
 def print_table(results, out):
     head = (f"{'row':<13} {'DoFs':>7} {'steps':>5} {'Newton':>6} {'solves':>7} {'cuts':>4} {'asm':>6} {'prec':>6} "

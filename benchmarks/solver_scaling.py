@@ -19,7 +19,6 @@ Usage (from the repository root; needs numpy from Debian, hence /usr/bin/python3
 
 import argparse
 import csv
-import math
 import os
 import re
 import shutil
@@ -29,7 +28,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hydrostat_runs import fresh_case, parse_log, read_status, run_logged
+from hydrostat_runs import fmt, fresh_case, parse_log, read_status, run_logged
 
 REPO = Path(__file__).resolve().parent.parent
 TEMPLATE = Path(__file__).resolve().parent / "clamped_bar.prm"
@@ -118,12 +117,6 @@ def row_of(ranks, sub, r):
         "peak_rss_mib_sum": sum(r["rss_kb"]) / 1024 if r["rss_kb"] else float("nan"),
         "status": r["status"],
     }
-
-
-def fmt(x, spec):
-    if x is None or (isinstance(x, float) and math.isnan(x)):
-        return "-"
-    return format(x, spec)
 
 
 def print_table(rows, out=sys.stdout):
