@@ -30,7 +30,7 @@ namespace hydrostat
     }
 
     /// Cell values of the trial state u₊ (@p u) and the accepted state; a₊ and v₊ from u₊ by the
-    /// coefficients @p c (theory.md eq. (46)); F, J, Ḟ and a₊, v₊ at the quadrature points.
+    /// coefficients @p c (theory.md eq. (46)); F, J, Ḟ at the quadrature points.
     void reinit(const DoFHandler<3>::active_cell_iterator &cell, const NewmarkIntegrator::Coefficients &c,
                 const Simulation::Vector &u_ghost, const Simulation::Vector &u_n_ghost,
                 const Simulation::Vector &v_n_ghost, const Simulation::Vector &a_n_ghost)
@@ -48,8 +48,6 @@ namespace hydrostat
           v[i]            = c.v_u * du + c.v_v * v_n[i] + c.v_a * a_n[i];
         }
       kinematics.reinit(fe_values, u, v);
-      vector_values(fe_values, a, a_q);
-      vector_values(fe_values, v, v_q);
     }
 
     FEValues<3>               fe_values;
@@ -58,8 +56,9 @@ namespace hydrostat
     CellKinematics            kinematics, face_kinematics;
     ThreeFieldCell            three_field;
     dealii::Vector<double>    u, u_n, v_n, a_n, a, v; // cell DoF values: trial u₊, accepted state, a₊, v₊
-    std::vector<Tensor<1, 3>> a_q, v_q;
-    FullMatrix<double>        face_stiffness;
+    std::vector<Tensor<1, 3>> a_q, v_q;               // a₊, v₊ at the points (inertia of a dynamic run)
+    std::vector<std::shared_ptr<MusclePoint>> muscle; // the cell's muscle data, per point
+    FullMatrix<double>                        face_stiffness;
   };
 
   struct Simulation::CopyData
@@ -179,6 +178,12 @@ namespace hydrostat
     copy.K_up                       = 0;
     if (three_field)
       cell_3f.reinit(scratch.fe_values, kinematics.J, *tissue.law);
+    if (dynamic)
+      {
+        vector_values(scratch.fe_values, scratch.a, scratch.a_q);
+        vector_values(scratch.fe_values, scratch.v, scratch.v_q);
+      }
+    scratch.muscle = muscle_points.get_data(cell);
 
     for (unsigned int q = 0; q < scratch.shapes.JxW.size(); ++q)
       {
@@ -220,8 +225,11 @@ namespace hydrostat
     add_cell_face_loads(cell, step.t, scratch, copy, with_tangent);
     copy.residual = copy.internal;
     copy.residual -= copy.external;
-    copy.rhs = copy.residual;
-    copy.rhs *= -1.0;
+    if (with_tangent)
+      {
+        copy.rhs = copy.residual;
+        copy.rhs *= -1.0;
+      }
   }
 
   NominalStressTangent Simulation::point_response(const DoFHandler<3>::active_cell_iterator &cell, const unsigned int q,
@@ -240,7 +248,7 @@ namespace hydrostat
       }
     else
       response = law.nominal_response(F);
-    const auto &muscle = muscle_points.get_data(cell)[q]->groups;
+    const auto &muscle = scratch.muscle[q]->groups;
     if (!muscle.empty())
       response += muscles.response(muscle, scratch.fe_values.quadrature_point(q), F, scratch.kinematics.F_dot[q],
                                    step.c.v_u, step.t, step.dt);
