@@ -175,7 +175,7 @@ namespace hydrostat
       formulation.pressure_basis(quadrature.point(q), psi[q]);
     for (FullMatrix<double> *A : {&M, &M_inv, &K_JJ})
       A->reinit(n_p, n_p);
-    for (dealii::Vector<double> *v : {&j_coeff, &p_coeff, &b})
+    for (dealii::Vector<double> *v : {&j_coeff, &p_coeff, &b, &w, &R_p, &R_J})
       v->reinit(n_p);
     G.reinit(n_p, n_p);
     tmp.reinit(n_p, n_p);
@@ -212,8 +212,20 @@ namespace hydrostat
 
   void ThreeFieldCell::reinit(const FEValues<3> &fe_values, const std::vector<double> &J, const TissueLaw &law)
   {
+    evaluate(fe_values, J, law, nullptr, nullptr);
+  }
+
+  void ThreeFieldCell::reinit(const FEValues<3> &fe_values, const std::vector<double> &J, const TissueLaw &law,
+                              const dealii::Vector<double> &j, const dealii::Vector<double> &p)
+  {
+    evaluate(fe_values, J, law, &j, &p);
+  }
+
+  void ThreeFieldCell::evaluate(const FEValues<3> &fe_values, const std::vector<double> &J, const TissueLaw &law,
+                                const dealii::Vector<double> *j_given, const dealii::Vector<double> *p_given)
+  {
     const unsigned int n_q = psi.size(), n_p = M.m();
-    // J̃: M j = ∫ ψ J.
+    // J̃: M j = ∫ ψ J, or R_p = ∫ ψ J − M j for a given j.
     M = 0;
     b = 0;
     for (unsigned int q = 0; q < n_q; ++q)
@@ -224,8 +236,18 @@ namespace hydrostat
             M(a, c) += psi[q][a] * psi[q][c] * fe_values.JxW(q);
         }
     M_inv.invert(M);
-    M_inv.vmult(j_coeff, b);
-    // p̃: M p = ∫ ψ U'(J̃); K_JJ = ∫ ψ U''(J̃) ψᵀ.
+    R_p.reinit(n_p);
+    R_J.reinit(n_p);
+    if (j_given)
+      {
+        j_coeff = *j_given;
+        R_p     = b;
+        M.vmult(w, j_coeff);
+        R_p -= w;
+      }
+    else
+      M_inv.vmult(j_coeff, b);
+    // p̃: M p = ∫ ψ U'(J̃), or R_J = ∫ ψ U'(J̃) − M p; K_JJ = ∫ ψ U''(J̃) ψᵀ.
     b    = 0;
     K_JJ = 0;
     for (unsigned int q = 0; q < n_q; ++q)
@@ -240,7 +262,15 @@ namespace hydrostat
               K_JJ(a, c) += psi[q][a] * law.d2U_dJ2(J_tilde[q]) * psi[q][c] * fe_values.JxW(q);
           }
       }
-    M_inv.vmult(p_coeff, b);
+    if (p_given)
+      {
+        p_coeff = *p_given;
+        M.vmult(w, p_coeff);
+        R_J = b;
+        R_J -= w;
+      }
+    else
+      M_inv.vmult(p_coeff, b);
     energy = pressure_integral = volume = 0;
     for (unsigned int q = 0; q < n_q; ++q)
       {
@@ -251,5 +281,27 @@ namespace hydrostat
         pressure_integral += p_tilde[q] * fe_values.JxW(q);
         volume += fe_values.JxW(q);
       }
+  }
+
+  void ThreeFieldCell::add_condensed_residual(const FullMatrix<double> &K_up, dealii::Vector<double> &f)
+  {
+    M_inv.vmult(w, R_p); // M⁻¹ R_p
+    K_JJ.vmult(b, w);
+    b += R_J;
+    M_inv.vmult(w, b);
+    K_up.vmult_add(f, w);
+  }
+
+  void ThreeFieldCell::local_update(const FullMatrix<double> &K_up, FullMatrix<double> &A, dealii::Vector<double> &a,
+                                    FullMatrix<double> &B, dealii::Vector<double> &b_out)
+  {
+    A.reinit(M.m(), K_up.m());
+    M_inv.mTmult(A, K_up);
+    a.reinit(M.m());
+    M_inv.vmult(a, R_p);
+    B.reinit(M.m(), M.m());
+    M_inv.mmult(B, K_JJ);
+    b_out.reinit(M.m());
+    M_inv.vmult(b_out, R_J);
   }
 } // namespace hydrostat

@@ -24,6 +24,11 @@ namespace hydrostat
     prm.declare_entry("Absolute update", "1e-14", Patterns::Double(0.0), "Update tolerance [m].");
     prm.declare_entry("Line search", "true", Patterns::Bool(), "Backtracking line search.");
     prm.declare_entry("Line search steps", "5", Patterns::Integer(0, 30), "Halvings of the step at most.");
+    prm.declare_entry("Three-field cell fields", "iterated", Patterns::Selection("iterated|projected"),
+                      "Three-field element: J~ and p~ as unknowns of the Newton iteration, moved by the linearised "
+                      "cell equations (iterated, as deal.II step-44), or projected from every iterate u (projected, "
+                      "the scheme before 2026-12). Same converged answer; iterated needs fewer iterations in "
+                      "nearly incompressible tissue.");
     prm.declare_entry("Verbose", "false", Patterns::Bool(),
                       "Print the residual, update and line-search factor of every iteration.");
     prm.leave_subsection();
@@ -32,14 +37,15 @@ namespace hydrostat
   void NewtonControl::parse_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Newton");
-    max_iterations    = prm.get_integer("Max iterations");
-    residual_relative = prm.get_double("Relative residual");
-    residual_absolute = prm.get_double("Absolute residual");
-    update_relative   = prm.get_double("Relative update");
-    update_absolute   = prm.get_double("Absolute update");
-    line_search       = prm.get_bool("Line search");
-    line_search_steps = prm.get_integer("Line search steps");
-    verbose           = prm.get_bool("Verbose");
+    max_iterations      = prm.get_integer("Max iterations");
+    residual_relative   = prm.get_double("Relative residual");
+    residual_absolute   = prm.get_double("Absolute residual");
+    update_relative     = prm.get_double("Relative update");
+    update_absolute     = prm.get_double("Absolute update");
+    line_search         = prm.get_bool("Line search");
+    line_search_steps   = prm.get_integer("Line search steps");
+    verbose             = prm.get_bool("Verbose");
+    iterate_cell_fields = prm.get("Three-field cell fields") == "iterated";
     prm.leave_subsection();
     require(residual_relative > 0 || residual_absolute > 0,
             "Parameters 'Newton/Relative residual' and 'Newton/Absolute residual' are both 0: "

@@ -65,6 +65,8 @@ namespace hydrostat
           }
         const double alpha = line_search(problem, u, du, residual, r, evaluation, evaluated);
         u.add(alpha, du);
+        if (problem.take_step)
+          problem.take_step(alpha);
         if (control.verbose)
           out << "    Newton " << it << ": |R| = " << scientific(r) << ", |du| = " << scientific(du.l2_norm())
               << ", line search " << alpha << ", linear iterations " << linear_iterations << std::endl;
@@ -95,9 +97,11 @@ namespace hydrostat
         Vector trial = u;
         trial.add(alpha, du);
         const bool full = alpha == 1.0;
-        const bool ok   = full ? problem.system(trial, trial_residual, trial_evaluation.pending_increment,
-                                                trial_evaluation.force_scale) :
-                                 problem.residual(trial, trial_residual);
+        if (problem.try_step)
+          problem.try_step(alpha);
+        const bool ok = full ? problem.system(trial, trial_residual, trial_evaluation.pending_increment,
+                                              trial_evaluation.force_scale) :
+                               problem.residual(trial, trial_residual);
         if (!control.line_search)
           {
             evaluated = ok;

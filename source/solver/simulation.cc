@@ -244,6 +244,9 @@ namespace hydrostat
     tangent.reinit(owned_dofs, owned_dofs, dsp, comm);
     if (linear_solver.block_preconditioner())
       pressure_blocks.setup(dof_handler, owned_dofs, formulation.degree, comm);
+    if (formulation.type == Formulation::Type::three_field)
+      condensed_fields.reinit(triangulation.n_active_cells(), formulation.n_pressure_functions(),
+                              fe->n_dofs_per_cell());
 
     for (Vector *v : {&u_n, &v_n, &a_n, &f_ext_n})
       reinit_vector(*v);

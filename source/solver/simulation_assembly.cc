@@ -56,6 +56,7 @@ namespace hydrostat
     CellKinematics            kinematics, face_kinematics;
     ThreeFieldCell            three_field;
     dealii::Vector<double>    u, u_n, v_n, a_n, a, v; // cell DoF values: trial u₊, accepted state, a₊, v₊
+    dealii::Vector<double>    j, p;                   // three-field cell fields of the iterate (CondensedFields)
     std::vector<Tensor<1, 3>> a_q, v_q;               // a₊, v₊ at the points (inertia of a dynamic run)
     std::vector<std::shared_ptr<MusclePoint>> muscle; // the cell's muscle data, per point
     FullMatrix<double>                        face_stiffness;
@@ -176,7 +177,13 @@ namespace hydrostat
     copy.internal                   = 0;
     copy.external                   = 0;
     copy.K_up                       = 0;
-    if (three_field)
+    const bool iterated             = three_field && condensed_fields.iterating();
+    if (iterated)
+      {
+        condensed_fields.values(cell->active_cell_index(), scratch.j, scratch.p);
+        cell_3f.reinit(scratch.fe_values, kinematics.J, *tissue.law, scratch.j, scratch.p);
+      }
+    else if (three_field)
       cell_3f.reinit(scratch.fe_values, kinematics.J, *tissue.law);
     if (dynamic)
       {
@@ -202,12 +209,15 @@ namespace hydrostat
         if (!std::isfinite(g.norm_square()) && copy.bad_input.empty())
           copy.bad_input = body.check_finite(X, step.t);
         add_volume_force(scratch.shapes, q, rho * g, copy.external);
-        if (three_field && K)
+        if (three_field && (K || iterated))
           cell_3f.add_coupling(scratch.shapes, q, kinematics.J[q], transpose(invert(kinematics.F[q])), copy.K_up);
       }
 
+    if (iterated)
+      cell_3f.add_condensed_residual(copy.K_up, copy.internal);
     if (three_field && K)
       {
+        condensed_fields.record(cell->active_cell_index(), cell_3f, copy.K_up);
         if (linear_solver.block_preconditioner())
           {
             // Uncondensed for the block preconditioner; μ̂ adds the Newmark mass at the cell

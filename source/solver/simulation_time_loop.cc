@@ -58,17 +58,30 @@ namespace hydrostat
       const LinearSolver::Statistics statistics = linear_solver.solve(
         tangent, du, rhs, dof_handler, &timer, linear_solver.block_preconditioner() ? &pressure_blocks : nullptr);
       inhomogeneous.distribute(du);
+      if (formulation.type == Formulation::Type::three_field && newton.iterate_cell_fields)
+        {
+          u_ghost = du;
+          condensed_fields.set_increment(dof_handler, u_ghost);
+        }
       this->statistics.linear_iterations += statistics.iterations;
       return statistics.iterations;
     };
-    if (newton_solver->solve(problem, u))
-      return true;
+    problem.try_step  = [&](const double alpha) { condensed_fields.try_step(alpha); };
+    problem.take_step = [&](const double alpha) { condensed_fields.take_step(alpha); };
+    // The three-field cell fields are projected from the first iterate of each solve and from
+    // every state evaluated outside Newton.
+    condensed_fields.project();
+    bool converged = newton_solver->solve(problem, u);
     // A predictor that inverts an element (the extrapolation overshoots where the motion turns)
     // is not a reason to cut the step: start again from the accepted state.
-    if (!newton_solver->residuals().empty())
-      return false;
-    u = u_n;
-    return newton_solver->solve(problem, u);
+    if (!converged && newton_solver->residuals().empty())
+      {
+        u = u_n;
+        condensed_fields.project();
+        converged = newton_solver->solve(problem, u);
+      }
+    condensed_fields.project();
+    return converged;
   }
 
   double Simulation::advance(const double dt_nominal)

@@ -12,6 +12,7 @@
 #include <deal.II/grid/tria.h>
 
 #include <hydrostat/materials/mooney_rivlin.h>
+#include <hydrostat/materials/nominal_stress.h>
 #include <hydrostat/solver/cell_kernels.h>
 
 #include <gtest/gtest.h>
@@ -243,6 +244,102 @@ TEST(CellKernels, MassAndVolumeForceIntegrateTheDensity)
             }
           EXPECT_NEAR(mass, rho * volume, 1e-12 * rho * volume);
           EXPECT_NEAR(force, b[a] * volume, 1e-12 * std::abs(b[a]) * volume);
+        }
+    }
+}
+
+TEST(ThreeFieldCell, MixedUpdateLinearisesTheCellEquations)
+{
+  // At a state (u, j, p) off the projection (R_p, R_J ≠ 0), the update δj = A δu + a,
+  // δp = B δj + b of local_update() makes the cell equations (12) drop linearly to zero along
+  // (δu, δj, δp), d/dt R_p = −R_p, d/dt R_J = −R_J, and the displacement residual
+  // R_u = ∫ (P_iso + p̃ J F^{-T}) : Grad φ changes at the rate K̄ δu + K_up w, the condensed tangent
+  // and condensed residual of eq. (14b). Central differences with t = 1e-6: truncation ≈ 1e-12 and
+  // round-off ≈ 1e-10 relative, tolerance 1e-7 of each quantity's scale.
+  const MooneyRivlin law({1e3, 2e2, 5e5});
+  for (const unsigned int degree : {1u, 2u})
+    {
+      OneCell            c(degree);
+      CellValues         cell(c);
+      const unsigned int n = c.fe.n_dofs_per_cell();
+      Formulation        formulation;
+      formulation.type       = Formulation::Type::three_field;
+      formulation.degree     = degree;
+      const unsigned int n_p = formulation.n_pressure_functions();
+      const auto         u   = c.interpolate([](const Point<3> &X) {
+        return Tensor<1, 3>({0.1 * X[0] * X[1] + 0.05 * X[2], -0.05 * X[2] * X[2], 0.08 * X[0] * X[2]});
+      });
+      const auto         du  = c.interpolate([](const Point<3> &X) {
+        return Tensor<1, 3>({0.02 * X[2] * X[2], 0.03 * X[0] - 0.01 * X[1] * X[2], -0.02 * X[0] * X[1]});
+      });
+      // The cell at (u, j, p): R_u, R_p, R_J and, with @p K, K̄ and K_up.
+      const auto evaluate = [&](const Vector<double> &u_local, const Vector<double> &j, const Vector<double> &p,
+                                ThreeFieldCell &three_field, Vector<double> &R_u, FullMatrix<double> *K,
+                                FullMatrix<double> *K_up) {
+        CellKinematics k;
+        k.reinit(cell.fe_values, u_local);
+        three_field.reinit(cell.fe_values, k.J, law, j, p);
+        R_u = 0;
+        for (unsigned int q = 0; q < c.quadrature.size(); ++q)
+          {
+            auto [tau, Jc]           = law.isochoric_response(k.F[q]);
+            const auto [tau_v, Jc_v] = volumetric_response(k.J[q], three_field.p_tilde[q], 0.0);
+            const auto response      = nominal_from_kirchhoff(k.F[q], tau + tau_v, Jc + Jc_v);
+            add_stress_divergence(cell.shapes, q, response.P, response.A, R_u, K);
+            if (K_up)
+              three_field.add_coupling(cell.shapes, q, k.J[q], transpose(invert(k.F[q])), *K_up);
+          }
+      };
+
+      // j, p: the projection at u, moved off it.
+      ThreeFieldCell three_field(formulation, c.quadrature);
+      CellKinematics k;
+      k.reinit(cell.fe_values, u);
+      three_field.reinit(cell.fe_values, k.J, law);
+      Vector<double> j = three_field.j_coeff, p = three_field.p_coeff;
+      j[0] += 0.01;
+      p[0] *= 1.3;
+      p[0] += 50.0;
+
+      Vector<double>     R_u(n), f(n);
+      FullMatrix<double> K(n, n), K_up(n, n_p), A, B;
+      Vector<double>     a, b;
+      evaluate(u, j, p, three_field, R_u, &K, &K_up);
+      const Vector<double> R_p = three_field.R_p, R_J = three_field.R_J;
+      ASSERT_GT(R_p.l2_norm(), 1e-4);
+      three_field.condense(K_up, K);
+      f = R_u;
+      three_field.add_condensed_residual(K_up, f);
+      three_field.local_update(K_up, A, a, B, b);
+      Vector<double> dj(n_p), dp(n_p), rate(n); // δj, δp; K̄ δu + K_up w = f − R_u + K̄ δu
+      A.vmult(dj, du);
+      dj += a;
+      B.vmult(dp, dj);
+      dp += b;
+      K.vmult(rate, du);
+      rate += f;
+      rate -= R_u;
+
+      const double   t = 1e-6;
+      Vector<double> R_u_plus(n), R_u_minus(n);
+      Vector<double> R_p_plus, R_p_minus, R_J_plus, R_J_minus;
+      for (const int sign : {1, -1})
+        {
+          Vector<double> u_t = u, j_t = j, p_t = p;
+          u_t.add(sign * t, du);
+          j_t.add(sign * t, dj);
+          p_t.add(sign * t, dp);
+          evaluate(u_t, j_t, p_t, three_field, sign > 0 ? R_u_plus : R_u_minus, nullptr, nullptr);
+          (sign > 0 ? R_p_plus : R_p_minus) = three_field.R_p;
+          (sign > 0 ? R_J_plus : R_J_minus) = three_field.R_J;
+        }
+      for (unsigned int i = 0; i < n; ++i)
+        EXPECT_NEAR((R_u_plus[i] - R_u_minus[i]) / (2 * t), rate[i], 1e-7 * rate.linfty_norm())
+          << "degree " << degree << ", i = " << i;
+      for (unsigned int a_index = 0; a_index < n_p; ++a_index)
+        {
+          EXPECT_NEAR((R_p_plus[a_index] - R_p_minus[a_index]) / (2 * t), -R_p[a_index], 1e-7 * R_p.linfty_norm());
+          EXPECT_NEAR((R_J_plus[a_index] - R_J_minus[a_index]) / (2 * t), -R_J[a_index], 1e-7 * R_J.linfty_norm());
         }
     }
 }

@@ -97,6 +97,28 @@ namespace hydrostat
     void reinit(const dealii::FEValues<3> &fe_values, const std::vector<double> &J, const TissueLaw &law);
 
     /**
+     * J̃ and p̃ from given coefficients @p j, @p p (an iterate of the mixed Newton iteration,
+     * CondensedFields), with the local residuals R_p = ∫ ψ (J − J̃) dV and R_J = ∫ ψ (U'(J̃) − p̃) dV
+     * of eq. (12); the projection above is the case R_p = R_J = 0.
+     */
+    void reinit(const dealii::FEValues<3> &fe_values, const std::vector<double> &J, const TissueLaw &law,
+                const dealii::Vector<double> &j, const dealii::Vector<double> &p);
+
+    /**
+     * The local residuals condensed into the displacement residual, f_i += (K_up w)_i with
+     * w = M⁻¹ (K_JJ M⁻¹ R_p + R_J) (theory.md eq. (14b)); zero after a projection.
+     */
+    void add_condensed_residual(const dealii::FullMatrix<double> &K_up, dealii::Vector<double> &f);
+
+    /**
+     * The operators that map a displacement update δu of the cell to the updates of its
+     * coefficients, δj = A δu + a, δp = B δj + b (theory.md eq. (14b)): A = M⁻¹ K_upᵀ,
+     * a = M⁻¹ R_p, B = M⁻¹ K_JJ, b = M⁻¹ R_J.
+     */
+    void local_update(const dealii::FullMatrix<double> &K_up, dealii::FullMatrix<double> &A, dealii::Vector<double> &a,
+                      dealii::FullMatrix<double> &B, dealii::Vector<double> &b);
+
+    /**
      * Adds the coupling of the displacement to the projected dilatation at point @p q,
      * (K_up)_ia += J F^{-T} : Grad φ_i ψ_a dV (theory.md eq. (14)), F^{-T} given as @p F_inv_T.
      */
@@ -117,9 +139,15 @@ namespace hydrostat
     std::vector<std::vector<double>> psi; // ψ_a at each quadrature point
     std::vector<double>              J_tilde, p_tilde;
     dealii::FullMatrix<double>       M, M_inv, K_JJ;
+    dealii::Vector<double>           j_coeff, p_coeff; // j, p of eq. (13)
+    dealii::Vector<double>           R_p, R_J;         // local residuals of eq. (12)
 
   private:
-    dealii::Vector<double>     j_coeff, p_coeff, b;
+    /// Both reinit(): projects j (p) unless @p j_given (@p p_given) is set.
+    void evaluate(const dealii::FEValues<3> &fe_values, const std::vector<double> &J, const TissueLaw &law,
+                  const dealii::Vector<double> *j_given, const dealii::Vector<double> *p_given);
+
+    dealii::Vector<double>     b, w;
     dealii::FullMatrix<double> G, tmp, K_up_G;
     double                     energy = 0, pressure_integral = 0, volume = 0;
   };

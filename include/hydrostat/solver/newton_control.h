@@ -18,17 +18,20 @@ namespace hydrostat
    * is inverted (J ≤ 0) and either the directional derivative of the potential along the step
    * has dropped, |δu·R(u + α δu)| ≤ 0.9 |δu·R(u)|, or |R| has (Armijo, c = 1e-4); if no
    * halving achieves it, the longest step that inverts nothing is taken.
+   * Three-field cell fields: iterated (J̃, p̃ are unknowns of the iteration, updated by the
+   * linearised cell equations, theory.md eq. (14b)) or projected from every iterate (eq. (13)).
    */
   struct NewtonControl
   {
-    unsigned int max_iterations    = 15;
-    double       residual_relative = 1e-8;
-    double       residual_absolute = 1e-12;
-    double       update_relative   = 1e-8;
-    double       update_absolute   = 1e-14;
-    bool         line_search       = true;
-    unsigned int line_search_steps = 5;
-    bool         verbose           = false;
+    unsigned int max_iterations      = 15;
+    double       residual_relative   = 1e-8;
+    double       residual_absolute   = 1e-12;
+    double       update_relative     = 1e-8;
+    double       update_absolute     = 1e-14;
+    bool         line_search         = true;
+    unsigned int line_search_steps   = 5;
+    bool         verbose             = false;
+    bool         iterate_cell_fields = true;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);

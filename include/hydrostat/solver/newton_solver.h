@@ -32,6 +32,11 @@ namespace hydrostat
       /// The Newton update δu of the last system(), constraints applied; returns the linear
       /// iterations. May throw LinearSolverFailure.
       std::function<unsigned int(Vector &du)> solve;
+      /// Optional, for unknowns of the problem's own that follow δu (the three-field cell fields,
+      /// CondensedFields): called with α before R is evaluated at u + α δu (line search) ...
+      std::function<void(double alpha)> try_step;
+      /// ... and with the α taken.
+      std::function<void(double alpha)> take_step;
     };
 
     NewtonSolver(const NewtonControl &control, const dealii::ConditionalOStream &out);

@@ -18,6 +18,7 @@
 #include <hydrostat/materials/tissue_materials.h>
 #include <hydrostat/muscle/muscle_groups.h>
 #include <hydrostat/solver/boundary_conditions.h>
+#include <hydrostat/solver/condensed_fields.h>
 #include <hydrostat/solver/formulation.h>
 #include <hydrostat/solver/linear_solver.h>
 #include <hydrostat/solver/muscle_tendon_elements.h>
@@ -224,12 +225,13 @@ namespace hydrostat
     std::vector<dealii::Tensor<4, 3>>               small_strain_tangent; // A0 per material id
     dealii::CellDataStorage<dealii::Triangulation<3>::cell_iterator, MusclePoint> muscle_points;
 
-    Matrix         tangent;
-    PressureBlocks pressure_blocks; // three-field tangent uncondensed, Preconditioner = block
-    Vector         u_n, v_n, a_n;   // accepted state at current_time (owned)
-    Vector         u_n_ghost, v_n_ghost, a_n_ghost;
-    Vector         f_ext_n; // external load vector of the accepted state
-    double         current_time = 0;
+    Matrix          tangent;
+    PressureBlocks  pressure_blocks;  // three-field tangent uncondensed, Preconditioner = block
+    CondensedFields condensed_fields; // three-field j, p as Newton unknowns (theory.md eq. (14b))
+    Vector          u_n, v_n, a_n;    // accepted state at current_time (owned)
+    Vector          u_n_ghost, v_n_ghost, a_n_ghost;
+    Vector          f_ext_n; // external load vector of the accepted state
+    double          current_time = 0;
     /// Force scale of the last assembly [N]: √(Σ_cells |f_int,cell|² + |f_ext,cell|²), f_int with
     /// inertia and damping; the reference of Newton's relative residual test (theory.md §10).
     double                        force_scale = 0;
