@@ -81,6 +81,7 @@ class Squid:
     kink_smoothing: float = 0.005
     active: bool = True
     constant_transverse_stress: float = None  # closed-form check: sigma_t = T, no fl, fv, passive
+    gradient_length: float = 0.05314   # Z/L of the lmyo, l0 fields and the probe p1 of the 3D case
 
     @property
     def area(self):
@@ -203,7 +204,7 @@ class DiscStack:
     def __init__(self, sq, n_discs):
         self.sq, self.n = sq, n_discs
         self.h = sq.stalk_length / n_discs
-        zc = (np.arange(n_discs) + 0.5) * self.h / sq.stalk_length  # disc centres, Z/L
+        zc = (np.arange(n_discs) + 0.5) * self.h / sq.gradient_length  # disc centres, Z/L
         g = sq.gradient_scale
         self.muscle = VanLeeuwenKier(sq.lmyo_base - g * sq.lmyo_drop * zc, sq.l0_base - g * sq.l0_drop * zc,
                                      sq.kink_smoothing)
@@ -276,8 +277,14 @@ def simulate(sq, n_discs=50, dt=2.5e-4, t_end=0.1, output_interval=5e-4, tip_for
     scale = sq.area * max(np.max(stack.muscle.sigma_max), 6 * sq.c1)
     rows, fields, newton = [], [], 0
 
+    # probe p1 at Z = gradient_length (the 3D case's stalk end; inside the stalk if it is longer)
+    j = min(int(sq.gradient_length / stack.h + 1e-9), n_discs - 1)
+    w = sq.gradient_length / stack.h - j
+    zf = lambda q: np.concatenate(([0.0], q))  # noqa: E731
+
     def record(t):
-        rows.append((t, z[-1] + sq.club_length, z[-1], v[-1]))
+        p1, v1 = (1 - w) * zf(z)[j] + w * zf(z)[j + 1], (1 - w) * zf(v)[j] + w * zf(v)[j + 1]
+        rows.append((t, z[-1] + sq.club_length, p1, v[-1], v1))
         if keep_field:
             fields.append(np.diff(np.concatenate(([0.0], z))) / stack.h)
 
@@ -302,7 +309,7 @@ def simulate(sq, n_discs=50, dt=2.5e-4, t_end=0.1, output_interval=5e-4, tip_for
         z, v, acc = z_new, v_new, a_new
         if step % per_output == 0:
             record(t)
-    data = {k: np.array(c) for k, c in zip(("time", "p0_z", "p1_z", "p0_vz"), zip(*rows))}
+    data = {k: np.array(c) for k, c in zip(("time", "p0_z", "p1_z", "p0_vz", "p1_vz"), zip(*rows))}
     data["newton"] = newton
     if keep_field:
         data["stretch"] = np.array(fields)
@@ -331,6 +338,53 @@ def static_stretch(sq, n_discs=20, tip_force=0.0, increments=20):
     return np.diff(np.concatenate(([0.0], z))) / stack.h
 
 
+# --- The 3D mesh's layer shares -------------------------------------------------------------------
+
+def _vtu_points(path):
+    """Reference points of a deal.II .vtu (zlib-compressed base64, Float32 points)."""
+    import base64
+    import re
+    import struct
+    import zlib
+    text = open(path).read()
+    block = re.search(r"<Points>\s*<DataArray[^>]*>\s*([^<]+)", text).group(1).strip()
+    n_blocks = struct.unpack("<I", base64.b64decode(block[:8])[:4])[0]
+    header_chars = 4 * ((12 + 4 * n_blocks + 2) // 3)
+    header = base64.b64decode(block[:header_chars])
+    sizes = struct.unpack(f"<{n_blocks}I", header[12:12 + 4 * n_blocks])
+    raw, data, offset = b"", base64.b64decode(block[header_chars:]), 0
+    for size in sizes:
+        raw += zlib.decompress(data[offset:offset + size])
+        offset += size
+    return np.frombuffer(raw, dtype=np.float32).reshape(-1, 3).astype(float)
+
+
+def mesh_transverse_share(output_dir, sq=Squid()):
+    """Share of the stalk's 2x2x2 Gauss points (volume-weighted, trilinear map of each hexahedron, as
+    the Q1 run assigns groups) with r < 0.84 R, from the step-0 .vtu files of a 3D run (one patch of 8
+    vertices per cell, reference = current at t = 0). None if the files are not there."""
+    import glob
+    files = sorted(glob.glob(os.path.join(output_dir, "*_00000.*.vtu")))
+    if not files:
+        return None
+    cells = np.concatenate([_vtu_points(f) for f in files]).reshape(-1, 8, 3)
+    g = np.array([0.5 - 0.5 / math.sqrt(3), 0.5 + 0.5 / math.sqrt(3)])
+    q = np.array([[x, y, z] for z in g for y in g for x in g])            # (8, 3) Gauss points
+    corner = np.array([[i, j, k] for k in (0, 1) for j in (0, 1) for i in (0, 1)], float)  # lexicographic
+    shape = np.prod(np.where(corner[None] == 1, q[:, None], 1 - q[:, None]), axis=2)     # (8 q, 8 v)
+    dshape = np.empty((8, 8, 3))
+    for d in range(3):
+        factors = np.where(corner[None] == 1, q[:, None], 1 - q[:, None])
+        factors[..., d] = np.where(corner[None, :, d] == 1, 1.0, -1.0)
+        dshape[..., d] = np.prod(factors, axis=2)
+    x = np.einsum("qv,cvi->cqi", shape, cells)
+    jac = np.abs(np.linalg.det(np.einsum("qvd,cvi->cqid", dshape, cells)))
+    centre_z = cells[:, :, 2].mean(axis=1)
+    stalk = (centre_z < sq.gradient_length)[:, None] & np.ones((1, 8), bool)  # material id at the cell centre
+    core = np.hypot(x[..., 0], x[..., 1]) < 0.84 * sq.radius
+    return float(np.sum(jac * (stalk & core)) / np.sum(jac * stalk)), float(cells[centre_z < sq.gradient_length][:, :, 2].max())
+
+
 # --- Metrics ------------------------------------------------------------------------------------
 
 COLUMNS = [("peak stalk strain", "peak strain", 100, "%"),
@@ -339,17 +393,19 @@ COLUMNS = [("peak stalk strain", "peak strain", 100, "%"),
            ("peak tip acceleration [m/s^2]", "peak tip acceleration", 1, "m/s²"),
            ("peak stalk strain rate [1/s]", "peak strain rate", 1, "1/s"),
            ("max extra reach [m]", "max extra reach", 1e3, "mm"),
-           ("onset of motion [s]", "onset of motion", 1e3, "ms")]
+           ("onset of motion [s]", "onset of motion", 1e3, "ms"),
+           ("peak stalk-end speed [m/s]", "peak stalk-end speed", 1, "m/s")]
 ENVELOPE_TEXT = {"peak stalk strain": "43–80 %", "time to peak strain [s]": "20–40 ms",
                  "peak tip speed [m/s]": "> 2 m/s", "peak tip acceleration [m/s^2]": "≈ 250 m/s²",
                  "peak stalk strain rate [1/s]": "23–45 s⁻¹", "max extra reach [m]": "≈ 37 mm",
-                 "onset of motion [s]": ""}
+                 "onset of motion [s]": "", "peak stalk-end speed [m/s]": ""}
 
 
 def measure(data, stalk_length=0.05314):
     """The metrics of postprocess/squid_metrics.py (same function) plus the largest extra reach."""
     values, curves = squid_metrics.metrics(data, stalk_length)
     values["max extra reach [m]"] = float(np.max(data["p0_z"] - data["p0_z"][0]))
+    values["peak stalk-end speed [m/s]"] = float(np.max(data["p1_vz"]))
     return values, curves
 
 
@@ -357,14 +413,18 @@ def fmt(value, scale):
     return "—" if not np.isfinite(value) else f"{value * scale:.3g}"
 
 
-def print_comparison(one, three):
-    print("| quantity | quasi-1D | 3D (squid_extension.prm) | 1D vs 3D | measured |")
-    print("|---|---|---|---|---|")
+def print_comparison(one, runs, label="quasi-1D"):
+    """One column for the 1D model, then each 3D run with the 1D model's relative difference."""
+    head = f"| quantity | {label} | " + " | ".join(f"3D {name} | 1D vs 3D" for name, _ in runs) + " | measured |"
+    print(head)
+    print("|---|---|" + "---|---|" * len(runs) + "---|")
     for key, name, scale, unit in COLUMNS:
         a = one[key]
-        b = three[key] if three else float("nan")
-        rel = f"{100 * (a / b - 1):+.0f} %" if three and b != 0 else "—"
-        print(f"| {name} [{unit}] | {fmt(a, scale)} | {fmt(b, scale)} | {rel} | {ENVELOPE_TEXT[key]} |")
+        cells = []
+        for _, three in runs:
+            b = three[key]
+            cells += [fmt(b, scale), f"{100 * (a / b - 1):+.0f} %" if b else "—"]
+        print(f"| {name} [{unit}] | {fmt(a, scale)} | " + " | ".join(cells) + f" | {ENVELOPE_TEXT[key]} |")
 
 
 VARIANTS = [("transverse share φ_T (φ_L = 1 − φ_T)", "transverse_share"), ("c1", "c1"),
@@ -431,19 +491,22 @@ def convergence(sq, n_discs=50, dts=(5e-4, 2.5e-4, 1.25e-4, 6.25e-5, 3.125e-5), 
     return table
 
 
-def plot(one, three, dts_table, out_dir, sq):
+def plot(one, runs, matched, dts_table, out_dir, sq):
+    """runs: (name, 3D csv data); matched: (name, 1D data with that mesh's transverse share)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    fig, axes = plt.subplots(1, 2, figsize=(11, 4))
-    m1, (t1, e1, v1, _) = measure(one)
-    curves = [("quasi-1D", t1, e1, v1, "tab:blue")]
-    if three:
-        m3, (t3, e3, v3, _) = measure(three)
-        curves.append(("3D (squid_extension.prm)", t3, e3, v3, "tab:red"))
-    for label, t, e, v, color in curves:
-        axes[0].plot(1e3 * t, 100 * e, color=color, label=label)
-        axes[1].plot(1e3 * t, v, color=color, label=label)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.2))
+    colors = ["tab:red", "tab:purple", "tab:brown"]
+    curves = [(f"quasi-1D, φ_T = {sq.transverse_share:.3f}", one, "tab:blue", "-")]
+    for i, (name, data) in enumerate(runs):
+        curves.append((f"3D {name}", data, colors[i % 3], "-"))
+    for i, (name, data) in enumerate(matched):
+        curves.append((f"quasi-1D, φ_T of {name}", data, colors[i % 3], ":"))
+    for label, data, color, style in curves:
+        _, (t, e, v, _) = measure(data)
+        axes[0].plot(1e3 * t, 100 * e, color=color, ls=style, label=label)
+        axes[1].plot(1e3 * t, v, color=color, ls=style, label=label)
     axes[0].axhspan(43, 80, color="tab:green", alpha=0.15, label="measured peak 43–80 %")
     axes[0].axvspan(20, 40, color="tab:orange", alpha=0.12, label="peak in 20–40 ms")
     axes[1].axhspan(2.0, 3.0, color="tab:green", alpha=0.15, label="measured peak > 2 m/s")
@@ -557,7 +620,9 @@ def check():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--3d", dest="three", metavar="DIR", help="output directory of the 3D run (reads squid.csv)")
+    parser.add_argument("--3d", dest="three", metavar="DIR", action="append",
+                        help="output directory of a 3D run (reads squid.csv and, for the mesh's layer share, "
+                             "the step-0 .vtu files); may be repeated")
     parser.add_argument("--discs", type=int, default=50)
     parser.add_argument("--dt", type=float, default=1.25e-4, help="time step [s] (default 0.125 ms)")
     parser.add_argument("--sensitivity", action="store_true", help="print the +-20 %% sensitivity table")
@@ -574,14 +639,28 @@ def main():
           f"{one['newton']} Newton iterations, {time.time() - t0:.1f} s; club {1e3 * sq.m_club:.3f} g, "
           f"phi_T = {sq.transverse_share:.4f}, phi_L = {sq.phi_l:.4f}")
     m1, _ = measure(one)
-    three = None
-    if args.three:
-        path = os.path.join(args.three, "squid.csv")
+    runs, curves3d, matched_curves = [], [], []
+    for directory in args.three or []:
+        path = os.path.join(directory, "squid.csv")
         if not os.path.exists(path):
             sys.exit(f"{path} not found: run hydrostat on parameters/squid_extension.prm first")
-        three = squid_metrics.load(path)
-    m3 = measure(three)[0] if three else None
-    print_comparison(m1, m3)
+        data = squid_metrics.load(path)
+        name = os.path.basename(os.path.normpath(directory))
+        runs.append((name, measure(data)[0]))
+        curves3d.append((name, data, mesh_transverse_share(directory, sq)))
+    print_comparison(m1, runs)
+    for name, data, share in curves3d:
+        if share is None:
+            print(f"\n{name}: no step-0 .vtu files, the mesh's layer share is not known")
+            continue
+        phi, stalk_end = share
+        print(f"\n{name}: {100 * phi:.1f} % of the stalk's Gauss-point volume in the transverse group "
+              f"(intended 0.84^2 = 70.6 %); stalk cells end at z = {1e3 * stalk_end:.2f} mm. "
+              f"1D with phi_T = {phi:.4f}, phi_L = {1 - phi:.4f}, as meshed (stalk {1e3 * stalk_end:.2f} mm, "
+              f"club {1e3 * (0.093 - stalk_end):.2f} mm, p1 at Z = 53.14 mm):")
+        matched = replace(sq, transverse_share=phi, stalk_length=stalk_end, club_length=0.093 - stalk_end)
+        matched_curves.append((name, simulate(matched, args.discs, args.dt)))
+        print_comparison(measure(matched_curves[-1][1])[0], [(name, measure(data)[0])], label="quasi-1D, mesh's φ_T")
     if args.sensitivity:
         print()
         sensitivity(sq, args.discs, args.dt)
@@ -590,7 +669,7 @@ def main():
         print()
         table = convergence(sq, args.discs, quiet=not args.convergence)
     if args.plot:
-        plot(one, three, table, args.plot, sq)
+        plot(one, [(n, d) for n, d, _ in curves3d], matched_curves, table, args.plot, sq)
 
 
 if __name__ == "__main__":
