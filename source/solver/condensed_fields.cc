@@ -6,13 +6,38 @@ namespace hydrostat
 {
   using namespace dealii;
 
-  void CondensedFields::reinit(const unsigned int n_cells, const unsigned int n_p, const unsigned int n_dofs)
+  void CondensedFields::reinit(const unsigned int n_cells, const unsigned int n_p, const unsigned int n_dofs,
+                               const bool iterated)
   {
-    this->n_p    = n_p;
-    this->n_dofs = n_dofs;
-    stride       = 6 * n_p + n_p * n_p + n_p * n_dofs;
+    this->n_p      = n_p;
+    this->n_dofs   = n_dofs;
+    this->iterated = iterated;
+    stride         = 8 * n_p + n_p * n_p + n_p * n_dofs;
     data.assign(std::size_t(n_cells) * stride, 0.0);
+    have_accepted = false;
     project();
+  }
+
+  void CondensedFields::start()
+  {
+    project();
+    if (!iterated || !have_accepted)
+      return;
+    // Cells that are not locally owned hold zeros throughout.
+    for (std::size_t offset = 0; offset < data.size(); offset += stride)
+      for (unsigned int k = 0; k < 2 * n_p; ++k)
+        {
+          data[offset + k]           = data[offset + accepted * n_p + k];
+          data[offset + 2 * n_p + k] = 0;
+        }
+    iterate = true;
+  }
+
+  void CondensedFields::accept()
+  {
+    for (std::size_t offset = 0; offset < data.size(); offset += stride)
+      std::copy(&data[offset], &data[offset] + 2 * n_p, &data[offset + accepted * n_p]);
+    have_accepted = true;
   }
 
   void CondensedFields::project()
@@ -44,8 +69,8 @@ namespace hydrostat
     three_field.local_update(K_up, A, a, B, b);
     std::copy(a.begin(), a.end(), d + 4 * n_p);
     std::copy(b.begin(), b.end(), d + 5 * n_p);
-    std::copy(&B(0, 0), &B(0, 0) + n_p * n_p, d + 6 * n_p);
-    std::copy(&A(0, 0), &A(0, 0) + n_p * n_dofs, d + 6 * n_p + n_p * n_p);
+    std::copy(&B(0, 0), &B(0, 0) + n_p * n_p, d + 8 * n_p);
+    std::copy(&A(0, 0), &A(0, 0) + n_p * n_dofs, d + 8 * n_p + n_p * n_p);
   }
 
   void CondensedFields::set_increment(const DoFHandler<3> &dof_handler, const TrilinosWrappers::MPI::Vector &du)
@@ -58,7 +83,7 @@ namespace hydrostat
           double *const d = cell_data(cell->active_cell_index());
           cell->get_dof_values(du, du_cell);
           // δj = A δu + a, δp = B δj + b.
-          const double *A_data = d + 6 * n_p + n_p * n_p, *B_data = d + 6 * n_p;
+          const double *A_data = d + 8 * n_p + n_p * n_p, *B_data = d + 8 * n_p;
           for (unsigned int k = 0; k < n_p; ++k)
             {
               dj[k] = d[4 * n_p + k];
@@ -87,5 +112,33 @@ namespace hydrostat
       for (unsigned int k = 0; k < 2 * n_p; ++k)
         data[offset + k] += alpha * data[offset + 2 * n_p + k];
     step_length = 0;
+  }
+
+  std::vector<double> CondensedFields::accepted_values(const DoFHandler<3> &dof_handler) const
+  {
+    std::vector<double> values;
+    if (have_accepted)
+      for (const auto &cell : dof_handler.active_cell_iterators())
+        if (cell->is_locally_owned())
+          {
+            const double *d = cell_data(cell->active_cell_index()) + accepted * n_p;
+            values.insert(values.end(), d, d + 2 * n_p);
+          }
+    return values;
+  }
+
+  bool CondensedFields::set_accepted_values(const DoFHandler<3> &dof_handler, const std::vector<double> &values)
+  {
+    have_accepted = !values.empty();
+    std::size_t k = 0;
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      if (cell->is_locally_owned() && have_accepted)
+        {
+          if (k + 2 * n_p > values.size())
+            return false;
+          std::copy(&values[k], &values[k] + 2 * n_p, cell_data(cell->active_cell_index()) + accepted * n_p);
+          k += 2 * n_p;
+        }
+    return k == values.size();
   }
 } // namespace hydrostat

@@ -245,8 +245,8 @@ namespace hydrostat
     if (linear_solver.block_preconditioner())
       pressure_blocks.setup(dof_handler, owned_dofs, formulation.degree, comm);
     if (formulation.type == Formulation::Type::three_field)
-      condensed_fields.reinit(triangulation.n_active_cells(), formulation.n_pressure_functions(),
-                              fe->n_dofs_per_cell());
+      condensed_fields.reinit(triangulation.n_active_cells(), formulation.n_pressure_functions(), fe->n_dofs_per_cell(),
+                              newton.iterate_cell_fields);
 
     for (Vector *v : {&u_n, &v_n, &a_n, &f_ext_n})
       reinit_vector(*v);

@@ -19,7 +19,7 @@ namespace hydrostat
 
   namespace
   {
-    constexpr std::uint32_t format = 2; // of the rank files; changes when their content does
+    constexpr std::uint32_t format = 3; // of the rank files; changes when their content does
 
     void read_owned(BinaryReader &in, Simulation::Vector &v)
     {
@@ -51,6 +51,7 @@ namespace hydrostat
           for (const auto &group : point->groups)
             activation.insert(activation.end(), {group.state.q, group.state.gamma});
     out.put(activation);
+    out.put(condensed_fields.accepted_values(dof_handler));
     muscle_tendon_units.save(out);
     const ParaViewSeries::Records series = paraview ? paraview->written() : ParaViewSeries::Records();
     out.put(std::uint64_t(series.size()));
@@ -100,6 +101,8 @@ namespace hydrostat
                 }
         if (k != activation.size())
           in.fail("its activation states do not fit this mesh");
+        if (!condensed_fields.set_accepted_values(dof_handler, in.get_vector()))
+          in.fail("its three-field cell values do not fit this mesh");
         muscle_tendon_units.load(in);
         series.resize(in.get<std::uint64_t>());
         for (auto &[time, file] : series)

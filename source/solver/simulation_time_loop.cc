@@ -68,19 +68,19 @@ namespace hydrostat
     };
     problem.try_step  = [&](const double alpha) { condensed_fields.try_step(alpha); };
     problem.take_step = [&](const double alpha) { condensed_fields.take_step(alpha); };
-    // The three-field cell fields are projected from the first iterate of each solve and from
-    // every state evaluated outside Newton.
-    condensed_fields.project();
+    condensed_fields.start();
     bool converged = newton_solver->solve(problem, u);
     // A predictor that inverts an element (the extrapolation overshoots where the motion turns)
     // is not a reason to cut the step: start again from the accepted state.
     if (!converged && newton_solver->residuals().empty())
       {
         u = u_n;
-        condensed_fields.project();
+        condensed_fields.start();
         converged = newton_solver->solve(problem, u);
       }
-    condensed_fields.project();
+    if (converged)
+      condensed_fields.accept();
+    condensed_fields.project(); // evaluations outside Newton project
     return converged;
   }
 

@@ -14,26 +14,34 @@ namespace hydrostat
   /**
    * The three-field element's cell unknowns j, p (the coefficients of J̃ and p̃, theory.md eq.
    * (13)) as unknowns of the Newton iteration, as deal.II's step-44 keeps them, instead of their
-   * exact values j = M⁻¹∫ψJ(u), p = M⁻¹∫ψU'(J̃) at every iterate. At the first iterate of a
-   * Newton solve they are projected from u; after that every update δu moves them by the
-   * linearised cell equations (theory.md eq. (14b))
+   * exact values j = M⁻¹∫ψJ(u), p = M⁻¹∫ψU'(J̃) at every iterate. A Newton solve starts from
+   * their values of the last accepted step (projected from u in the first step), and every update
+   * δu moves them by the linearised cell equations (theory.md eq. (14b))
    *
    *   δj = M⁻¹ (K_upᵀ δu + R_p),   δp = M⁻¹ (K_JJ δj + R_J),
    *
    * whose operators the assembly records per cell. The pressure then follows the linearised volume
    * change: with the projection it is U'(ΠJ(u)), whose second-order part in δu is multiplied by
-   * K (K/μ up to 5000) and spoils the next iterate of a nearly incompressible body.
+   * K (K/μ up to 5000) and spoils the next iterate of a nearly incompressible body; projected at
+   * the extrapolated predictor of a step, the pressure can be so far off that its geometric
+   * stiffness makes the first tangent nearly singular.
+   * Evaluations outside Newton (output, energies, tests) project.
    */
   class CondensedFields
   {
   public:
     /// Storage for the @p n_cells active cells of the local triangulation, @p n_p pressure
-    /// functions and @p n_dofs displacement DoFs per cell; the next assemblies project.
-    void reinit(const unsigned int n_cells, const unsigned int n_p, const unsigned int n_dofs);
+    /// functions and @p n_dofs displacement DoFs per cell. @p iterated false: j, p are projected
+    /// at every iterate (Newton/Three-field cell fields = projected).
+    void reinit(const unsigned int n_cells, const unsigned int n_p, const unsigned int n_dofs, const bool iterated);
 
-    /// The next assemblies project j, p from u (a new Newton solve).
+    /// A Newton solve begins: j, p from the last accepted step, or projected if there is none.
+    void start();
+    /// The converged iterate's j, p become the accepted ones.
+    void accept();
+    /// The next assemblies project j, p from u (evaluations outside Newton).
     void project();
-    /// Whether j, p are iteration unknowns (set_increment() has been called since project()).
+    /// Whether assemblies use the iterate's j, p (false: they project them from u).
     bool iterating() const { return iterate; }
 
     /// j, p of the cell with active index @p cell at the current step length along δj, δp.
@@ -51,16 +59,25 @@ namespace hydrostat
     /// The iterate moves by @p alpha along δj, δp.
     void take_step(const double alpha);
 
+    /// The accepted j, p of the locally owned cells of @p dof_handler, in its cell order
+    /// (checkpoints); empty if there are none.
+    std::vector<double> accepted_values(const dealii::DoFHandler<3> &dof_handler) const;
+    /// Restores what accepted_values() gave; false if @p values do not fit the mesh.
+    bool set_accepted_values(const dealii::DoFHandler<3> &dof_handler, const std::vector<double> &values);
+
   private:
-    // Per cell, contiguous: j, p, δj, δp, a, b (n_p each), B (n_p²), A (n_p × n_dofs).
+    // Per cell, contiguous: j, p, δj, δp, a, b, accepted j, accepted p (n_p each), B (n_p²),
+    // A (n_p × n_dofs).
     double       *cell_data(const unsigned int cell) { return data.data() + std::size_t(cell) * stride; }
     const double *cell_data(const unsigned int cell) const { return data.data() + std::size_t(cell) * stride; }
 
-    unsigned int        n_p = 0, n_dofs = 0;
-    std::size_t         stride = 0;
-    std::vector<double> data;
-    bool                iterate     = false;
-    double              step_length = 0;
+    static constexpr unsigned int accepted = 6; // offset of the accepted j, p in units of n_p
+    unsigned int                  n_p = 0, n_dofs = 0;
+    bool                          iterated = true, have_accepted = false;
+    std::size_t                   stride = 0;
+    std::vector<double>           data;
+    bool                          iterate     = false;
+    double                        step_length = 0;
 
     // Buffers of record() and set_increment().
     dealii::FullMatrix<double> A, B;
