@@ -3,7 +3,7 @@
 // A stiff cube (edge h = 10 mm, ρ_b = 1050 kg/m³) falls from rest under gravity in still water
 // with normal drag on its lower face only (theory.md eq. (60)): m dv/dt = m g − ½ ρ_w C_n A v²,
 // so v(t) = v_T tanh(g t / v_T), v_T = √(2 m g / (ρ_w C_n A)) = √(2 ρ_b h g / (ρ_w C_n)) =
-// 0.4510 m/s. (1 rank: 2 s; 2 ranks: 70 s on the loaded 2-core machine, hence the timeout.)
+// 0.4510 m/s. (1 rank: 2 s; 2 ranks: 7 s, 70 s on the overloaded machine, hence the timeout.)
 // The computed fall speed follows this closed form, the drag's work equals the
 // energy lost, and on 2 ranks the run agrees with the same run on 1 rank.
 #include <deal.II/base/mpi.h>
