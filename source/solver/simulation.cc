@@ -62,6 +62,7 @@ namespace hydrostat
     MeshSource::declare_parameters(prm);
     TissueMaterials::declare_parameters(prm);
     BoundaryConditions::declare_parameters(prm);
+    WaterDrag::declare_parameters(prm);
     Formulation::declare_parameters(prm);
     NewmarkIntegrator::declare_parameters(prm);
     NewtonControl::declare_parameters(prm);
@@ -103,6 +104,7 @@ namespace hydrostat
     mesh_source.parse_parameters(prm);
     materials.parse_parameters(prm);
     boundary_conditions.parse_parameters(prm);
+    water_drag.parse_parameters(prm);
     formulation.parse_parameters(prm);
     newmark.parse_parameters(prm);
     newton.parse_parameters(prm);
@@ -139,6 +141,12 @@ namespace hydrostat
     require(linear_solver.solver() != LinearSolver::SolverType::cg || !boundary_conditions.has_follower_loads(),
             "Parameter 'Linear solver/Solver type' = CG needs a symmetric tangent, but a follower pressure load "
             "makes it unsymmetric: choose GMRES or direct.");
+    require(!water_drag.enabled() || newmark.dynamic(),
+            "Parameter 'Water drag/Boundary ids' is set, but drag needs the velocity of a dynamic run: set 'Time "
+            "integration/Mode' = dynamic, or leave 'Water drag/Boundary ids' empty.");
+    require(linear_solver.solver() != LinearSolver::SolverType::cg || !water_drag.enabled(),
+            "Parameter 'Linear solver/Solver type' = CG needs a symmetric tangent, but water drag makes it "
+            "unsymmetric: choose GMRES or direct.");
     require(!linear_solver.block_preconditioner() || (formulation.type == Formulation::Type::three_field &&
                                                       linear_solver.solver() != LinearSolver::SolverType::cg),
             "Parameter 'Linear solver/Preconditioner' = block works on the pressure of the three-field element with "

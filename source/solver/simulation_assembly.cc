@@ -58,6 +58,7 @@ namespace hydrostat
     dealii::Vector<double>    u, u_n, v_n, a_n, a, v; // cell DoF values: trial u₊, accepted state, a₊, v₊
     dealii::Vector<double>    j, p;                   // three-field cell fields of the iterate (CondensedFields)
     std::vector<Tensor<1, 3>> a_q, v_q;               // a₊, v₊ at the points (inertia of a dynamic run)
+    std::vector<Tensor<1, 3>> v_face;                 // v₊ at the face points (water drag)
     std::vector<std::shared_ptr<MusclePoint>> muscle; // the cell's muscle data, per point
     FullMatrix<double>                        face_stiffness;
   };
@@ -233,6 +234,8 @@ namespace hydrostat
       }
 
     add_cell_face_loads(cell, step.t, scratch, copy, with_tangent);
+    if (water_drag.enabled())
+      add_cell_drag(cell, c.v_u, scratch, copy, with_tangent);
     copy.residual = copy.internal;
     copy.residual -= copy.external;
     if (with_tangent)
@@ -292,6 +295,24 @@ namespace hydrostat
                 for (unsigned int q = 0; q < scratch.fe_face_values.n_quadrature_points && copy.bad_input.empty(); ++q)
                   copy.bad_input = load.value->check_finite(scratch.fe_face_values.quadrature_point(q), t);
             }
+  }
+
+  void Simulation::add_cell_drag(const DoFHandler<3>::active_cell_iterator &cell, const double v_u,
+                                 ScratchData &scratch, CopyData &copy, const bool with_tangent) const
+  {
+    // Drag is a load: −f in the residual, −∂f/∂u in the tangent (theory.md eqs. (60), (61)).
+    for (const auto &face : cell->face_iterators())
+      if (face->at_boundary() && water_drag.acts_on(face->boundary_id()))
+        {
+          scratch.fe_face_values.reinit(cell, face);
+          scratch.face_kinematics.reinit(scratch.fe_face_values, scratch.u);
+          vector_values(scratch.fe_face_values, scratch.v, scratch.v_face);
+          scratch.face_stiffness = 0;
+          water_drag.add_face_force(scratch.fe_face_values, scratch.face_kinematics, scratch.v_face, v_u, copy.external,
+                                    with_tangent ? &scratch.face_stiffness : nullptr);
+          if (with_tangent)
+            copy.matrix.add(-1.0, scratch.face_stiffness);
+        }
   }
 
   void Simulation::copy_local_to_global(const CopyData &copy, const AffineConstraints<double> &inhomogeneous,

@@ -226,6 +226,15 @@ namespace hydrostat
                     face_kinematics.reinit(fe_face_values, u_local);
                     add_face_load(load, fe_face_values, face_kinematics, current_time, f_local, nullptr);
                   }
+          for (const auto &face : cell->face_iterators())
+            if (face->at_boundary() && water_drag.acts_on(face->boundary_id()))
+              {
+                // Water drag with v_n (theory.md eq. (60)): its work is the energy lost to the water.
+                fe_face_values.reinit(cell, face);
+                face_kinematics.reinit(fe_face_values, u_local);
+                vector_values(fe_face_values, v_local, velocity);
+                water_drag.add_face_force(fe_face_values, face_kinematics, velocity, 0.0, f_local, nullptr);
+              }
           none.distribute_local_to_global(f_local, dofs, f_ext_n);
         }
     f_ext_n.compress(VectorOperation::add);

@@ -27,6 +27,7 @@
 #include <hydrostat/solver/newton_solver.h>
 #include <hydrostat/solver/output_fields.h>
 #include <hydrostat/solver/pressure_blocks.h>
+#include <hydrostat/solver/water_drag.h>
 
 #include <csignal>
 #include <cstdint>
@@ -166,6 +167,9 @@ namespace hydrostat
                                         const StepEvaluation &step, const ScratchData &scratch) const;
     void                 add_cell_face_loads(const dealii::DoFHandler<3>::active_cell_iterator &cell, const double t,
                                              ScratchData &scratch, CopyData &copy, const bool with_tangent) const;
+    /// Water drag on the cell's boundary faces (theory.md eqs. (60), (61)), v₊ = v_u u₊ + … .
+    void add_cell_drag(const dealii::DoFHandler<3>::active_cell_iterator &cell, const double v_u, ScratchData &scratch,
+                       CopyData &copy, const bool with_tangent) const;
     void copy_local_to_global(const CopyData &copy, const dealii::AffineConstraints<double> &inhomogeneous,
                               const dealii::AffineConstraints<double> &homogeneous, Vector &residual, Matrix *tangent,
                               Vector *rhs, const bool blocks);
@@ -194,6 +198,7 @@ namespace hydrostat
     MeshSource                         mesh_source;
     TissueMaterials                    materials;
     BoundaryConditions                 boundary_conditions;
+    WaterDrag                          water_drag;
     Formulation                        formulation;
     NewmarkIntegrator                  newmark;
     NewtonControl                      newton;
