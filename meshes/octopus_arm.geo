@@ -19,10 +19,11 @@
 // the volume is exactly the share above, at every level n.
 // Boundary ids: 1 base (z = 0), 2 tip (z = L), lateral surface 0 (not a physical surface).
 // Size level n multiplies every division (cells per 45-degree sector 2n (a 16-gon at n = 1); radial
-// cells n, n, 2n, n; axial 20n): 4 (2n)^2 + 8 (2n)(5n) = 96 n^2 cells per section, 20 n layers.
+// cells n, n, 2n, n; axial n_axial na = 20 na, the axial level na = n unless given):
+// 4 (2n)^2 + 8 (2n)(5n) = 96 n^2 cells per section, 20 na layers.
 // Regenerate with meshes/make_meshes.sh, or e.g.
 //   gmsh -3 -format msh2 -setnumber n 2 octopus_arm.geo -o octopus_arm_10cm_n2.msh
-DefineConstant[ n = 1, L = 100, R0 = 5, R1 = 2, n_axial = 20 ];
+DefineConstant[ n = 1, na = 0, L = 100, R0 = 5, R1 = 2, n_axial = 20 ];
 s_nerve = 0.06;
 s_transverse = 0.17;
 s_longitudinal = 0.56;
@@ -33,7 +34,10 @@ n_c = 2 * n;
 sq = 0.55;
 z_lev[] = {0, L};
 r_lev[] = {R0, R1};
-n_lev[] = {n_axial * n};
+If (na == 0)
+  na = n; // the axial level follows the size level unless given
+EndIf
+n_lev[] = {n_axial * na};
 quadrant = 0;
 Include "ogrid_arm.geo";
 

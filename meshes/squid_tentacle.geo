@@ -16,10 +16,12 @@
 // quadrant = 1 (x >= 0, y >= 0) also 3 on the symmetry plane x = 0 and 4 on y = 0, as Hydrostat's
 // built-in quarter cylinder.
 // Size level n multiplies every division (cells per 45-degree sector 2n; radial cells n, 3n, n, n;
-// axial 14n in the stalk, 10n in the club): a quadrant has 28 n^2 cells per section, 24 n layers.
+// axial 14na in the stalk, 10na in the club; the axial level na = n unless given): a quadrant
+// has 28 n^2 cells per section, 24 na layers.
 // Regenerate with meshes/make_meshes.sh, or e.g.
 //   gmsh -3 -format msh2 -setnumber quadrant 1 -setnumber n 2 squid_tentacle.geo -o squid_tentacle_quadrant_n2.msh
-DefineConstant[ n = 1, quadrant = 0 ];
+// (add -setnumber na 1 for cross-section level 2 with the axial layers of level 1: *_n2a1.msh)
+DefineConstant[ n = 1, na = 0, quadrant = 0 ];
 R = 3.7;
 L_stalk = 53.14;
 L_club = 39.86;
@@ -33,7 +35,10 @@ n_c = 2 * n;
 sq = 0.55;
 z_lev[] = {0, L_stalk, L_stalk + L_club};
 r_lev[] = {R, R, R};
-n_lev[] = {14 * n, 10 * n};
+If (na == 0)
+  na = n; // the axial level follows the size level unless given
+EndIf
+n_lev[] = {14 * na, 10 * na};
 Include "ogrid_arm.geo";
 
 // tissue of ring i (1 = nerve cord incl. the centre square) in the stalk; the club is one tissue
