@@ -16,6 +16,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <sstream>
 
 namespace hydrostat
@@ -93,6 +94,12 @@ namespace hydrostat
     prm.declare_entry("Distortion", "0", Patterns::Double(0.0, 0.4),
                       "Moves every vertex of the coarse mesh randomly (fixed seed) by up to this fraction of "
                       "the shortest adjacent edge: for robustness and verification tests.");
+    prm.declare_entry("Intended material shares", "", Patterns::Anything(),
+                      "Optional 'id: share' pairs, comma-separated, e.g. '1: 0.70, 2: 0.18, 3: 0.10, 4: 0.015': "
+                      "the share of the volume each tissue (material id) is meant to have, as a fraction of the "
+                      "volume of the listed ids (a material not listed, e.g. a passive club, is left out). The "
+                      "run and --check print each listed material's measured share against it and flag those "
+                      "off by more than 0.02 (2 share points).");
     prm.leave_subsection();
   }
 
@@ -122,6 +129,7 @@ namespace hydrostat
     param.material_id_field         = prm.get("Material id field");
     if (!param.material_id_field.empty())
       SpaceTimeFunction(param.material_id_field, 1, "Mesh/Material id field"); // report syntax errors now
+    param.intended_shares = parse_intended_shares(prm.get("Intended material shares"));
     prm.leave_subsection();
     if (param.tip_radius < 0)
       param.tip_radius = param.radius;
@@ -229,6 +237,84 @@ namespace hydrostat
       if (volume[id] > 0)
         volumes[id] = volume[id];
     return volumes;
+  }
+
+  std::map<types::material_id, double> MeshSource::parse_intended_shares(const std::string &text)
+  {
+    const std::string                    where = "Parameter 'Mesh/Intended material shares'";
+    std::map<types::material_id, double> shares;
+    double                               sum = 0;
+    for (const std::string &pair : Utilities::split_string_list(text, ','))
+      {
+        const auto parts = Utilities::split_string_list(pair, ':');
+        // string_to_int/double throw on trailing junk; the message below says what was expected.
+        int    id    = -1;
+        double share = -1;
+        try
+          {
+            require(parts.size() == 2, "");
+            id    = Utilities::string_to_int(parts[0]);
+            share = Utilities::string_to_double(parts[1]);
+          }
+        catch (...)
+          {
+            throw InputError(where +
+                             ": expected 'material id: share' pairs separated by commas (e.g. '1: 0.7, "
+                             "2: 0.3'), got \"" +
+                             pair + "\" in \"" + text + "\".");
+          }
+        require(id >= 0 && id < 255, where + ": material id " + std::to_string(id) + " is not in 0-254.");
+        require(share > 0 && share <= 1, where + ": the share of material " + std::to_string(id) + " is " + parts[1] +
+                                           ", not a fraction in (0, 1] (e.g. 0.18 for 18 %).");
+        require(shares.emplace(id, share).second,
+                where + ": material " + std::to_string(id) + " is listed more than once.");
+        sum += share;
+      }
+    // Shares of the listed volume add up to 1: a sum far from it cannot all be met.
+    std::ostringstream sums;
+    sums << sum << ", not 1 (within " << share_tolerance << ")";
+    require(shares.empty() || std::abs(sum - 1) <= share_tolerance,
+            where + ": the shares add up to " + sums.str() + ": list every tissue the shares are of, as fractions.");
+    return shares;
+  }
+
+  std::string MeshSource::share_report(const std::map<types::material_id, double> &volumes,
+                                       const std::map<types::material_id, double> &intended)
+  {
+    if (intended.empty())
+      return "";
+    double listed = 0;
+    for (const auto &[id, share] : intended)
+      if (const auto v = volumes.find(id); v != volumes.end())
+        listed += v->second;
+    std::ostringstream out;
+    out << std::fixed << std::setprecision(2);
+    std::vector<types::material_id> off;
+    for (const auto &[id, share] : intended)
+      {
+        const auto   v        = volumes.find(id);
+        const double measured = (v != volumes.end() && listed > 0) ? v->second / listed : 0.0;
+        const bool   bad      = std::abs(measured - share) > share_tolerance;
+        // in share points, rounded as printed; + 0.0 turns a -0 into 0 (no "-0.00")
+        const double difference = std::round(1e4 * (measured - share)) / 1e2 + 0.0;
+        out << "Tissue share of material " << int(id) << ": " << 100 * measured << " % (intended " << 100 * share
+            << " %, " << std::showpos << difference << std::noshowpos << " points)"
+            << (v == volumes.end() ? " -- not in the mesh" : "") << (bad ? " -- OFF by more than 2 points" : "")
+            << "\n";
+        if (bad)
+          off.push_back(id);
+      }
+    out << "Tissue shares (of the volume of the " << intended.size() << " listed materials): ";
+    if (off.empty())
+      out << "all within " << 100 * share_tolerance << " points of the intended ones\n";
+    else
+      {
+        out << off.size() << " off by more than " << 100 * share_tolerance << " points (material";
+        for (const auto id : off)
+          out << " " << int(id);
+        out << "): check the mesh's layer radii or the parameter 'Mesh/Intended material shares'\n";
+      }
+    return out.str();
   }
 
   void MeshSource::check_cell_orientation(const Triangulation<3> &triangulation)

@@ -201,6 +201,7 @@ namespace hydrostat
       pcout << (id == volumes.begin()->first ? " (" : ", ") << "material " << int(id) << ": " << 100.0 * volume / total
             << " %";
     pcout << (volumes.size() > 0 ? ")" : "") << std::endl;
+    pcout << MeshSource::share_report(volumes, mesh_source.parameters().intended_shares) << std::flush;
   }
 
   void Simulation::setup_muscles()

@@ -58,6 +58,9 @@ namespace hydrostat
       unsigned int              global_refinements = 0;
       double                    distortion         = 0;
       std::string               material_id_field;
+      /// Mesh/Intended material shares: material id -> intended share of the volume of the listed
+      /// ids (a fraction); empty: no share check.
+      std::map<dealii::types::material_id, double> intended_shares;
     };
 
     /// Declares the subsection "Mesh".
@@ -76,6 +79,21 @@ namespace hydrostat
     /// Volume [m³] of the cells of each material id, summed over all ranks (straight-sided cells:
     /// the volume of the mesh, not of the curved body it approximates).
     static std::map<dealii::types::material_id, double> material_volumes(const dealii::Triangulation<3> &triangulation);
+
+    /// Largest difference [share points / 100, i.e. a fraction] between a tissue's measured and
+    /// intended share that the share report accepts.
+    static constexpr double share_tolerance = 0.02;
+
+    /// Parses Mesh/Intended material shares ("1: 0.70, 2: 0.18, ..."); throws, naming the parameter,
+    /// on malformed pairs, repeated ids, shares outside (0, 1] or a sum that is not 1 within
+    /// share_tolerance. Empty text: an empty map.
+    static std::map<dealii::types::material_id, double> parse_intended_shares(const std::string &text);
+
+    /// Lines comparing each intended share with the measured share of the @p volumes (of the
+    /// listed ids only, so that e.g. a passive club left out of the list does not count), the ones
+    /// off by more than share_tolerance flagged, and a summary line; empty if @p intended is.
+    static std::string share_report(const std::map<dealii::types::material_id, double> &volumes,
+                                    const std::map<dealii::types::material_id, double> &intended);
 
   private:
     Parameters param;
