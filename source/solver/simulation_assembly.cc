@@ -178,14 +178,7 @@ namespace hydrostat
     copy.internal                   = 0;
     copy.external                   = 0;
     copy.K_up                       = 0;
-    const bool iterated             = three_field && condensed_fields.iterating();
-    if (iterated)
-      {
-        condensed_fields.values(cell->active_cell_index(), scratch.j, scratch.p);
-        cell_3f.reinit(scratch.fe_values, kinematics.J, *tissue.law, scratch.j, scratch.p);
-      }
-    else if (three_field)
-      cell_3f.reinit(scratch.fe_values, kinematics.J, *tissue.law);
+    const bool iterated             = three_field && reinit_three_field(cell, scratch);
     if (dynamic)
       {
         vector_values(scratch.fe_values, scratch.a, scratch.a_q);
@@ -214,25 +207,8 @@ namespace hydrostat
           cell_3f.add_coupling(scratch.shapes, q, kinematics.J[q], transpose(invert(kinematics.F[q])), copy.K_up);
       }
 
-    if (iterated)
-      cell_3f.add_condensed_residual(copy.K_up, copy.internal);
-    if (three_field && K)
-      {
-        condensed_fields.record(cell->active_cell_index(), cell_3f, copy.K_up);
-        if (linear_solver.block_preconditioner())
-          {
-            // Uncondensed for the block preconditioner; μ̂ adds the Newmark mass at the cell
-            // scale, ρ a_u h² (PressureBlocks).
-            cell_3f.pressure_compliance(copy.C);
-            copy.M             = cell_3f.M;
-            const double h     = cell->diameter();
-            copy.mu_hat        = tissue.law->shear_modulus() + mass * h * h;
-            copy.diagonal_mean = copy.matrix.trace() / copy.matrix.m();
-          }
-        else
-          cell_3f.condense(copy.K_up, copy.matrix);
-      }
-
+    if (three_field)
+      condense_three_field(cell, mass, iterated, with_tangent, scratch, copy);
     add_cell_face_loads(cell, step.t, scratch, copy, with_tangent);
     if (water_drag.enabled())
       add_cell_drag(cell, c.v_u, scratch, copy, with_tangent);
@@ -243,6 +219,43 @@ namespace hydrostat
         copy.rhs = copy.residual;
         copy.rhs *= -1.0;
       }
+  }
+
+  bool Simulation::reinit_three_field(const DoFHandler<3>::active_cell_iterator &cell, ScratchData &scratch)
+  {
+    const TissueLaw &law = *materials[cell->material_id()].law;
+    if (!condensed_fields.iterating())
+      {
+        scratch.three_field.reinit(scratch.fe_values, scratch.kinematics.J, law);
+        return false;
+      }
+    condensed_fields.values(cell->active_cell_index(), scratch.j, scratch.p);
+    scratch.three_field.reinit(scratch.fe_values, scratch.kinematics.J, law, scratch.j, scratch.p);
+    return true;
+  }
+
+  void Simulation::condense_three_field(const DoFHandler<3>::active_cell_iterator &cell, const double mass,
+                                        const bool iterated, const bool with_tangent, ScratchData &scratch,
+                                        CopyData &copy)
+  {
+    ThreeFieldCell &cell_3f = scratch.three_field;
+    if (iterated)
+      cell_3f.add_condensed_residual(copy.K_up, copy.internal);
+    if (!with_tangent)
+      return;
+    condensed_fields.record(cell->active_cell_index(), cell_3f, copy.K_up);
+    if (linear_solver.block_preconditioner())
+      {
+        // Uncondensed for the block preconditioner; μ̂ adds the Newmark mass at the cell scale,
+        // ρ a_u h² (PressureBlocks).
+        cell_3f.pressure_compliance(copy.C);
+        copy.M             = cell_3f.M;
+        const double h     = cell->diameter();
+        copy.mu_hat        = materials[cell->material_id()].law->shear_modulus() + mass * h * h;
+        copy.diagonal_mean = copy.matrix.trace() / copy.matrix.m();
+      }
+    else
+      cell_3f.condense(copy.K_up, copy.matrix);
   }
 
   NominalStressTangent Simulation::point_response(const DoFHandler<3>::active_cell_iterator &cell, const unsigned int q,

@@ -162,6 +162,14 @@ namespace hydrostat
                   const dealii::AffineConstraints<double> &homogeneous);
     void assemble_cell(const dealii::DoFHandler<3>::active_cell_iterator &cell, const StepEvaluation &step,
                        const Vector &u_ghost, const bool with_tangent, ScratchData &scratch, CopyData &copy);
+    /// J̃, p̃ of the three-field element on @p cell: the Newton iterate's (CondensedFields, returns
+    /// true) or projected from u.
+    bool reinit_three_field(const dealii::DoFHandler<3>::active_cell_iterator &cell, ScratchData &scratch);
+    /// The cell residuals condensed into the displacement residual (@p iterated) and the tangent
+    /// condensed, or kept in blocks for the block preconditioner (theory.md eqs. (14), (14b), (55));
+    /// @p mass the Newmark mass coefficient ρ ∂a/∂u of the cell.
+    void condense_three_field(const dealii::DoFHandler<3>::active_cell_iterator &cell, const double mass,
+                              const bool iterated, const bool with_tangent, ScratchData &scratch, CopyData &copy);
     /// P and A = dP/dF at point @p q of @p cell: tissue, muscle fibres, stiffness damping.
     NominalStressTangent point_response(const dealii::DoFHandler<3>::active_cell_iterator &cell, const unsigned int q,
                                         const StepEvaluation &step, const ScratchData &scratch) const;
