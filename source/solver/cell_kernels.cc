@@ -123,6 +123,13 @@ namespace hydrostat
     fe_values[displacement].get_function_values_from_local_dof_values(as_std_vector(local), values);
   }
 
+  Tensor<1, 3> area_vector_derivative(const Tensor<2, 3> &F_inv_T, const Tensor<1, 3> &m, const double J,
+                                      const Tensor<1, 3> &grad, const unsigned int c)
+  {
+    const Tensor<1, 3> b = F_inv_T * grad;
+    return J * (b[c] * m - m[c] * b);
+  }
+
   void add_face_load(const BoundaryConditions::Load &load, const FEFaceValues<3> &fe_face_values,
                      const CellKinematics &kinematics, const double t, dealii::Vector<double> &f,
                      FullMatrix<double> *K_f)
@@ -142,8 +149,8 @@ namespace hydrostat
           }
         const double       pressure = load.value->value(X, t);
         const double       J        = kinematics.J[q];
-        const Tensor<2, 3> F_inv    = invert(kinematics.F[q]);
-        const Tensor<1, 3> n        = transpose(F_inv) * fe_face_values.normal_vector(q);
+        const Tensor<2, 3> F_inv_T  = transpose(invert(kinematics.F[q]));
+        const Tensor<1, 3> n        = F_inv_T * fe_face_values.normal_vector(q);
         for (unsigned int i = 0; i < n_dofs; ++i)
           {
             const unsigned int ci = fe.system_to_component_index(i).first;
@@ -151,15 +158,11 @@ namespace hydrostat
             f[i] -= pressure * J * n[ci] * Ni * dA;
             if (!K_f)
               continue;
-            // d(J F^{-T} N)_ci / dF_cjL = J (F^{-1}_Lcj n_ci − F^{-1}_Lci n_cj).
             for (unsigned int j = 0; j < n_dofs; ++j)
               {
-                const unsigned int  cj = fe.system_to_component_index(j).first;
-                const Tensor<1, 3> &gj = fe_face_values.shape_grad(j, q);
-                double              d  = 0;
-                for (unsigned int L = 0; L < 3; ++L)
-                  d += (F_inv[L][cj] * n[ci] - F_inv[L][ci] * n[cj]) * gj[L];
-                (*K_f)(i, j) -= pressure * Ni * J * d * dA;
+                const Tensor<1, 3> da = area_vector_derivative(F_inv_T, n, J, fe_face_values.shape_grad(j, q),
+                                                               fe.system_to_component_index(j).first);
+                (*K_f)(i, j) -= pressure * Ni * da[ci] * dA;
               }
           }
       }

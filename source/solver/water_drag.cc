@@ -1,3 +1,4 @@
+#include <deal.II/base/symmetric_tensor.h>
 #include <deal.II/base/utilities.h>
 
 #include <hydrostat/base/errors.h>
@@ -54,9 +55,7 @@ namespace hydrostat
     const Tensor<1, 3> v_t  = v - s * n;
     const double       w    = v_t.norm();
     const double       c = -0.5 * fluid_density, C_n = normal_coefficient, C_t = tangential_coefficient;
-    Tensor<2, 3>       I;
-    for (unsigned int d = 0; d < 3; ++d)
-      I[d][d] = 1.0;
+    const Tensor<2, 3> I = unit_symmetric_tensor<3>();
     const Tensor<2, 3> Q = I - outer_product(n, n);
     // D = ∂(|v_t| v_t)/∂v_t.
     Tensor<2, 3> D = w * I;
@@ -80,19 +79,15 @@ namespace hydrostat
     std::vector<Tensor<1, 3>> d_force(n_dofs); // ∂h/∂a · Δa of the shape function φ_j
     for (unsigned int q = 0; q < fe_face_values.n_quadrature_points; ++q)
       {
-        const double       dA    = fe_face_values.JxW(q);
-        const double       J     = kinematics.J[q];
-        const Tensor<2, 3> F_inv = invert(kinematics.F[q]);
-        const Tensor<1, 3> m     = transpose(F_inv) * fe_face_values.normal_vector(q); // F^{-T} N
-        const PointForce   h     = point_force(velocity[q], J * m);
+        const double       dA      = fe_face_values.JxW(q);
+        const double       J       = kinematics.J[q];
+        const Tensor<2, 3> F_inv_T = transpose(invert(kinematics.F[q]));
+        const Tensor<1, 3> m       = F_inv_T * fe_face_values.normal_vector(q); // F^{-T} N
+        const PointForce   h       = point_force(velocity[q], J * m);
         if (K_f)
           for (unsigned int j = 0; j < n_dofs; ++j)
-            {
-              // Δa = J [(F^{-T} Grad N_j)_cj m − (F^{-T} Grad N_j) m_cj] (theory.md eq. (5)).
-              const unsigned int cj = fe.system_to_component_index(j).first;
-              const Tensor<1, 3> b  = transpose(F_inv) * fe_face_values.shape_grad(j, q);
-              d_force[j]            = h.d_area * (J * (b[cj] * m - m[cj] * b));
-            }
+            d_force[j] = h.d_area * area_vector_derivative(F_inv_T, m, J, fe_face_values.shape_grad(j, q),
+                                                           fe.system_to_component_index(j).first);
         for (unsigned int i = 0; i < n_dofs; ++i)
           {
             const unsigned int ci = fe.system_to_component_index(i).first;

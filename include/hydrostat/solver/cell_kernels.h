@@ -72,6 +72,15 @@ namespace hydrostat
                      std::vector<Tensor<1, 3>> &values);
 
   /**
+   * The derivative of the current area vector per reference area, a = J F^{-T} N (Nanson), with
+   * respect to the DoF whose shape function has gradient @p grad (Grad φ) and component @p c:
+   * ∂a/∂u = J [(F^{-T} Grad φ)_c m − m_c F^{-T} Grad φ], m = F^{-T} N (theory.md eq. (5)). Follower
+   * pressure and water drag both act on a.
+   */
+  Tensor<1, 3> area_vector_derivative(const Tensor<2, 3> &F_inv_T, const Tensor<1, 3> &m, const double J,
+                                      const Tensor<1, 3> &grad, const unsigned int c);
+
+  /**
    * The load vector f_i = ∫ t0·φ_i dA of @p load on one boundary face at time @p t, added to @p f,
    * and, if @p K_f is given, its derivative ∂f/∂u added to it (nonzero for the follower pressure
    * only). t0 is the nominal traction: the given vector for a dead traction, t0 = −p cof(F) N =
