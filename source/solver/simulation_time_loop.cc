@@ -58,7 +58,7 @@ namespace hydrostat
       const LinearSolver::Statistics statistics = linear_solver.solve(
         tangent, du, rhs, dof_handler, &timer, linear_solver.block_preconditioner() ? &pressure_blocks : nullptr);
       inhomogeneous.distribute(du);
-      if (formulation.type == Formulation::Type::three_field && newton.iterate_cell_fields)
+      if (condensed_fields.follows_updates())
         {
           u_ghost = du;
           condensed_fields.set_increment(dof_handler, u_ghost);

@@ -41,6 +41,9 @@ namespace hydrostat
     void accept();
     /// The next assemblies project j, p from u (evaluations outside Newton).
     void project();
+    /// Whether j, p follow the Newton updates (set_increment()): a three-field run with
+    /// Newton/Three-field cell fields = iterated.
+    bool follows_updates() const { return iterated; }
     /// Whether assemblies use the iterate's j, p (false: they project them from u).
     bool iterating() const { return iterate; }
 
@@ -73,7 +76,7 @@ namespace hydrostat
 
     static constexpr unsigned int accepted = 6; // offset of the accepted j, p in units of n_p
     unsigned int                  n_p = 0, n_dofs = 0;
-    bool                          iterated = true, have_accepted = false;
+    bool                          iterated = false, have_accepted = false; // iterated: set by reinit()
     std::size_t                   stride = 0;
     std::vector<double>           data;
     bool                          iterate     = false;
