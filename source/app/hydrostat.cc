@@ -142,6 +142,7 @@ statistics of the run) goes to the directory named in the case's 'Output' subsec
     return {{"steps", double(s.steps)},
             {"newton_iterations", double(s.newton_iterations)},
             {"linear_iterations", double(s.linear_iterations)},
+            {"factorizations", double(s.factorizations)},
             {"cut_backs", double(s.cut_backs)}};
   }
 

@@ -28,6 +28,7 @@ namespace hydrostat
   bool NewtonSolver::solve(const Problem &problem, Vector &u)
   {
     residual_history.clear();
+    n_updates = 0;
     Vector du, residual;
     du.reinit(u);
     residual.reinit(u);
@@ -45,10 +46,10 @@ namespace hydrostat
 
         // Prescribed displacements not yet applied count as an unconverged update.
         const bool residual_ok =
-          r <= std::max(control.residual_absolute, control.residual_relative * evaluation.force_scale);
-        const bool update_ok =
-          it > 0 && du.l2_norm() <= std::max(control.update_absolute, control.update_relative * u.l2_norm());
-        if (residual_ok && evaluation.pending_increment == 0 && (update_ok || r == 0 || it == 0))
+          r <= std::max(control.residual_absolute, control.residual_relative * evaluation.force_scale) &&
+          evaluation.pending_increment == 0;
+        const double update_tolerance = std::max(control.update_absolute, control.update_relative * u.l2_norm());
+        if (residual_ok && ((it > 0 && du.l2_norm() <= update_tolerance) || r == 0 || it == 0))
           return true;
         if (it == control.max_iterations)
           return false;
@@ -63,13 +64,20 @@ namespace hydrostat
             out << "  linear solver: " << failure.what() << std::endl;
             return false;
           }
-        const double alpha = line_search(problem, u, du, residual, r, evaluation, evaluated);
+        // With the residual converged, an update within its tolerance is the last: it is taken
+        // whole, and the system at u + δu, which would only confirm convergence, is not assembled
+        // (one assembly per time step saved; the converged state is the same).
+        const bool   last  = residual_ok && du.l2_norm() <= update_tolerance;
+        const double alpha = last ? 1.0 : line_search(problem, u, du, residual, r, evaluation, evaluated);
         u.add(alpha, du);
         if (problem.take_step)
           problem.take_step(alpha);
+        ++n_updates;
         if (control.verbose)
           out << "    Newton " << it << ": |R| = " << scientific(r) << ", |du| = " << scientific(du.l2_norm())
               << ", line search " << alpha << ", linear iterations " << linear_iterations << std::endl;
+        if (last)
+          return true;
       }
     return false;
   }

@@ -19,7 +19,7 @@ namespace hydrostat
 
   namespace
   {
-    constexpr std::uint32_t format = 3; // of the rank files; changes when their content does
+    constexpr std::uint32_t format = 4; // of the rank files; changes when their content does
 
     void read_owned(BinaryReader &in, Simulation::Vector &v)
     {

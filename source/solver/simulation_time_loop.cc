@@ -64,11 +64,13 @@ namespace hydrostat
           condensed_fields.set_increment(dof_handler, u_ghost);
         }
       this->statistics.linear_iterations += statistics.iterations;
+      this->statistics.factorizations += statistics.factorised;
       return statistics.iterations;
     };
     problem.try_step  = [&](const double alpha) { condensed_fields.try_step(alpha); };
     problem.take_step = [&](const double alpha) { condensed_fields.take_step(alpha); };
     condensed_fields.start();
+    linear_solver.renew_factorization();
     bool converged = newton_solver->solve(problem, u);
     // A predictor that inverts an element (the extrapolation overshoots where the motion turns)
     // is not a reason to cut the step: start again from the accepted state.
@@ -76,6 +78,7 @@ namespace hydrostat
       {
         u = u_n;
         condensed_fields.start();
+        linear_solver.renew_factorization();
         converged = newton_solver->solve(problem, u);
       }
     if (converged)
@@ -92,7 +95,7 @@ namespace hydrostat
         Vector                     u_new;
         const bool                 converged        = newton_solve(dt, u_new);
         const std::vector<double> &newton_residuals = newton_solver->residuals();
-        statistics.newton_iterations += newton_residuals.empty() ? 0 : newton_residuals.size() - 1;
+        statistics.newton_iterations += newton_solver->iterations();
         if (converged)
           {
             accept_step(dt, u_new);
@@ -351,19 +354,18 @@ namespace hydrostat
         const double taken     = advance(std::min(dt, remaining));
         ++step;
         // Grow back towards the nominal step after a cut-back.
-        dt                = stepping.next_step(taken, newton_solver->residuals().size() - 1);
+        dt                = stepping.next_step(taken, newton_solver->iterations());
         const auto   now  = std::chrono::steady_clock::now();
         const double wall = std::chrono::duration<double>(now - wall_start).count();
         if (progress.due(current_time))
           pcout << "step " << std::setw(5) << step << "  t = " << scientific(current_time)
-                << " s  dt = " << scientific(taken, 2) << " s  Newton " << std::setw(2)
-                << newton_solver->residuals().size() - 1 << "  |R| " << scientific(newton_solver->residuals().back(), 2)
-                << "  linear its " << newton_solver->last_linear_iterations() << "  wall " << std::fixed
-                << std::setprecision(1) << wall << " s  "
-                << progress.text(current_time, std::chrono::duration<double>(now - loop_start).count())
+                << " s  dt = " << scientific(taken, 2) << " s  Newton " << std::setw(2) << newton_solver->iterations()
+                << "  |R| " << scientific(newton_solver->residuals().back(), 2) << "  linear its "
+                << newton_solver->last_linear_iterations() << "  wall " << std::fixed << std::setprecision(1) << wall
+                << " s  " << progress.text(current_time, std::chrono::duration<double>(now - loop_start).count())
                 << std::defaultfloat << std::setprecision(6) << std::endl;
         const bool finished = current_time >= stepping.end_time * (1 - 1e-12);
-        write_csv_row(step, taken, newton_solver->residuals().size() - 1);
+        write_csv_row(step, taken, newton_solver->iterations());
         if (step % output.interval == 0 || finished)
           write_output(step);
 

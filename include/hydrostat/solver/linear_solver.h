@@ -62,6 +62,7 @@ namespace hydrostat
     struct Statistics
     {
       unsigned int iterations = 0;
+      bool         factorised = false; // direct solver: the matrix was factorised (not a reused factorisation)
     };
 
     static void declare_parameters(dealii::ParameterHandler &prm);
@@ -85,6 +86,13 @@ namespace hydrostat
     /// that matrix is destroyed.
     void release_factorization() const { factorization.reset(); }
 
+    /// Direct solver: the next solve factorises its matrix, and until the next call later
+    /// matrices are solved by GMRES preconditioned with that factorisation (at most
+    /// 'Factorization reuse iterations'), refactorised only where that does not converge. Called
+    /// at the start of every Newton solve: the tangents of one solve differ little, and a run
+    /// resumed from a checkpoint repeats the uninterrupted run bit for bit.
+    void renew_factorization() const;
+
     /// The solver type as given, or as chosen once choose() has run.
     SolverType solver() const { return solver_type; }
 
@@ -105,9 +113,15 @@ namespace hydrostat
     bool checkerboard_correction() const { return use_checkerboard_correction; }
 
   private:
-    /// x = A⁻¹ b by the Direct solver package, reusing the analysis of A's pattern.
-    void solve_direct(const dealii::TrilinosWrappers::SparseMatrix &A, dealii::TrilinosWrappers::MPI::Vector &x,
-                      const dealii::TrilinosWrappers::MPI::Vector &b) const;
+    /// x = A⁻¹ b by the Direct solver package, reusing the analysis of A's pattern, and the
+    /// factorisation of an earlier matrix where renew_factorization() allows.
+    Statistics solve_direct(const dealii::TrilinosWrappers::SparseMatrix &A, dealii::TrilinosWrappers::MPI::Vector &x,
+                            const dealii::TrilinosWrappers::MPI::Vector &b, dealii::TimerOutput *timer) const;
+    /// GMRES on A x = b preconditioned with the current factorisation; false if it does not
+    /// converge in 'Factorization reuse iterations'.
+    bool solve_with_factorization(const dealii::TrilinosWrappers::SparseMatrix &A,
+                                  dealii::TrilinosWrappers::MPI::Vector        &x,
+                                  const dealii::TrilinosWrappers::MPI::Vector &b, Statistics &statistics) const;
     void setup_amg(dealii::TrilinosWrappers::PreconditionAMG &amg, const dealii::TrilinosWrappers::SparseMatrix &A,
                    const dealii::DoFHandler<3> &dof_handler) const;
     Statistics solve_blocks(const dealii::TrilinosWrappers::SparseMatrix &A, dealii::TrilinosWrappers::MPI::Vector &x,
@@ -119,6 +133,7 @@ namespace hydrostat
     dealii::types::global_dof_index direct_limit                = 100000;
     Preconditioner                  preconditioner              = Preconditioner::automatic;
     DirectPackage                   direct_package              = DirectPackage::mumps;
+    unsigned int                    reuse_iterations            = 10;
     double                          relative_tolerance          = 1e-8;
     unsigned int                    max_iterations              = 1000;
     Smoother                        smoother_type               = Smoother::chebyshev;

@@ -14,6 +14,7 @@ namespace hydrostat
    *   damping, and the loads): the size of the forces R balances, which a diverged iterate of an
    *   earlier attempt cannot inflate;
    *   |δu| ≤ max(Absolute update, Relative update · |u|).
+   * An update within its tolerance solved at a converged residual is the last (theory.md §10).
    * Backtracking line search halves the step, at most Line search steps times, until no element
    * is inverted (J ≤ 0) and either the directional derivative of the potential along the step
    * has dropped, |δu·R(u + α δu)| ≤ 0.9 |δu·R(u)|, or |R| has (Armijo, c = 1e-4); if no

@@ -48,8 +48,11 @@ namespace hydrostat
     /// attempt must not loosen the test of the next one.
     bool solve(const Problem &problem, Vector &u);
 
-    /// |R| of every iteration of the last solve().
+    /// |R| of every iterate of the last solve() (the last update of a converged solve is not
+    /// followed by an evaluation, see solve()).
     const std::vector<double> &residuals() const { return residual_history; }
+    /// The Newton updates (linear solves) of the last solve().
+    unsigned int iterations() const { return n_updates; }
     /// Linear iterations of the last linear solve.
     unsigned int last_linear_iterations() const { return linear_iterations; }
 
@@ -69,5 +72,6 @@ namespace hydrostat
     const dealii::ConditionalOStream &out;
     std::vector<double>               residual_history;
     unsigned int                      linear_iterations = 0;
+    unsigned int                      n_updates         = 0;
   };
 } // namespace hydrostat

@@ -93,7 +93,7 @@ namespace hydrostat
     /// Counts of the whole run (the part before a restart included), for run.json.
     struct RunStatistics
     {
-      std::uint64_t steps = 0, newton_iterations = 0, linear_iterations = 0, cut_backs = 0;
+      std::uint64_t steps = 0, newton_iterations = 0, linear_iterations = 0, factorizations = 0, cut_backs = 0;
     };
     const RunStatistics &run_statistics() const { return statistics; }
 
