@@ -15,7 +15,9 @@ the origin. For every run it prints
   - reaching (the run's directory name contains "reaching"): the bend point, a maximum of the
     axis curvature (circle through three consecutive axis points, refined by a parabola), tracked
     from the most proximal one at its first appearance to the nearest maximum in each later row;
-    its reference position Z and its speed in space and along the arm (dZ/dt), by differences
+    its reference position Z (where and when it is first and last found, and its largest jump between
+    rows, which flags the tracker switching to another maximum) and its speed in space and along the
+    arm (dZ/dt), by differences
     over +-25 ms (the probes are 5 mm apart); the peak speed and its time, the number of local
     maxima of the profile sampled every 50 ms and peak / mean speed (a single bell-shaped peak as
     measured by Gutfreund et al. 1996 gives 1 and ~1.5, a plateau ~1); and the arm strain when the
@@ -211,7 +213,12 @@ def report_reach(data, points, strain):
           f"the peak from {m['half_peak_from']:.3f} to {m['half_peak_to']:.3f} s; {m['n_peaks']} local maxima above "
           f"half the peak in 50 ms samples (1 for a bell); peak / mean {m['peak_over_mean']:.2f} "
           f"(a bell ~1.5, a plateau ~1)")
-    print(f"  bend point travelled Z = {1e3 * m['Z_first']:.1f} -> {1e3 * m['Z_last']:.1f} mm")
+    print(f"  bend point travelled Z = {1e3 * m['Z_first']:.1f} -> {1e3 * m['Z_last']:.1f} mm (found from t = "
+          f"{m['first_time']:.3f} to {m['last_time']:.3f} s)")
+    jumps = np.nan_to_num(np.abs(np.diff(m["Z"])))
+    j = int(np.argmax(jumps))
+    print(f"  largest change of Z between rows: {1e3 * m['Z'][j]:.1f} -> {1e3 * m['Z'][j + 1]:.1f} mm at t = "
+          f"{t[j + 1]:.3f} s (a jump of the tracked maximum, not a motion, if much more than the 5 mm probe spacing)")
     mean, spread = HANASSY_STRAIN
     for key in ("front", "end"):
         value = m["strain_" + key]
