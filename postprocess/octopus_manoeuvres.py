@@ -17,11 +17,11 @@ the origin. For every run it prints
     from the most proximal one at its first appearance to the nearest maximum in each later row;
     its reference position Z (where and when it is first and last found, and its largest jump between
     rows, which flags the tracker switching to another maximum) and its speed in space and along the
-    arm (dZ/dt), by differences
-    over +-25 ms (the probes are 5 mm apart); the peak speed and its time, the number of local
-    maxima of the profile sampled every 50 ms and peak / mean speed (a single bell-shaped peak as
-    measured by Gutfreund et al. 1996 gives 1 and ~1.5, a plateau ~1); and the arm strain when the
-    activation front reaches the tip and at the end, against 0.57 +- 0.41 (Hanassy et al. 2015).
+    arm (dZ/dt), by differences over +-25 ms (the probes are 5 mm apart); the peak speed and its
+    time, the number of local maxima of the profile sampled every 50 ms and peak / mean speed (a
+    single bell-shaped peak as measured by Gutfreund et al. 1996 gives 1 and ~1.5, a plateau ~1);
+    and the arm strain when the activation front reaches the tip and at the end, against
+    0.57 +- 0.41 (Hanassy et al. 2015).
 With --times, for every run at each of those times (linear interpolation between rows, since the
 runs' step sequences differ): the tip position, the axial strain, the local axial strain of the
 axis segment at mid-arm and of the last one (at the tip), and the twist angles; with
