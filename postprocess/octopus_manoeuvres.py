@@ -267,7 +267,8 @@ def report_times(names, snapshots, times):
             rel_strain = (a["strain"] - b["strain"]) / abs(b["strain"]) if b["strain"] else float("nan")
             twist = ", ".join(f"{(a['twist'][z] - b['twist'][z]) / abs(b['twist'][z]):+.2%} at Z = {z:.0f} mm"
                               for z in b["twist"]) or "—"
-            print(f"| {time:g} | coarse vs fine | {rel_tip:.2%} of the tip displacement | {rel_strain:+.2%} | | {twist} |")
+            print(f"| {time:g} | coarse vs fine | {rel_tip:.2%} of the tip displacement | {rel_strain:+.2%} | "
+                  f"| {twist} |")
 
 
 def plot_runs(names, datas, times, path):

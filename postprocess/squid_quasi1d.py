@@ -485,7 +485,8 @@ def read_rise_time(directory):
                 stack.append(" ".join(words[1:]))
             elif words == ["end"]:
                 stack.pop()
-            elif stack == ["Muscles", "Group 1", "Activation"] and line.split("=")[0].split() == ["set", "Rise", "time"]:
+            elif (stack == ["Muscles", "Group 1", "Activation"]
+                  and line.split("=")[0].split() == ["set", "Rise", "time"]):
                 return float(line.split("=")[1].split("#")[0])
     sys.exit(f"{directory}/parameters.prm: no Muscles/Group 1/Activation/Rise time")
 
@@ -524,7 +525,8 @@ def rise_time_study(directories, sq, n_discs, dt, plot_dir=None):
         fa = np.array([activation(ta * x, replace(sq, rise_time=ta)) for x in grid])
         reach = [1e3 * ta * grid[np.argmax(fa >= level)] for level in (0.1, 0.5, 0.9)]
         slope = np.max(np.diff(fa)) / (ta * (grid[1] - grid[0]))
-        print(f"  ta = {1e3 * ta:g} ms: {reach[0]:.1f} / {reach[1]:.1f} / {reach[2]:.1f} ms, max dfa/dt = {slope:.1f} 1/s")
+        print(f"  ta = {1e3 * ta:g} ms: {reach[0]:.1f} / {reach[1]:.1f} / {reach[2]:.1f} ms, "
+              f"max dfa/dt = {slope:.1f} 1/s")
     if plot_dir:
         plot_rise_time(rows, plot_dir)
 
