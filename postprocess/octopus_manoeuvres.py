@@ -2,6 +2,7 @@
 """Octopus arm manoeuvres (issue 13): extension, shortening, twisting, reaching by bend propagation.
 
 Usage: python3 postprocess/octopus_manoeuvres.py OUTPUT_DIR [OUTPUT_DIR ...]
+       python3 postprocess/octopus_manoeuvres.py COARSE_DIR FINE_DIR --times T1 T2 T3 [--plot PNG]
 
 Each OUTPUT_DIR holds octopus.csv of a parameters/octopus_<manoeuvre>.prm run. Probes whose
 reference point lies on the arm axis (x = y = 0) are the axis points; the root centre is held at
@@ -14,11 +15,22 @@ the origin. For every run it prints
   - reaching (the run's directory name contains "reaching"): the bend point, a maximum of the
     axis curvature (circle through three consecutive axis points, refined by a parabola), tracked
     from the most proximal one at its first appearance to the nearest maximum in each later row;
-    its reference position Z and its speed in space and along the arm (dZ/dt), by differences
-    over +-25 ms (the probes are 5 mm apart); the peak speed and its time, the number of local
-    maxima of the profile sampled every 50 ms and peak / mean speed (a single bell-shaped peak as
-    measured by Gutfreund et al. 1996 gives 1 and ~1.5, a plateau ~1); and the arm strain when the
-    activation front reaches the tip and at the end, against 0.57 +- 0.41 (Hanassy et al. 2015).
+    its reference position Z (where and when it is first and last found, and its largest jump between
+    rows, which flags the tracker switching to another maximum) and its speed in space and along the
+    arm (dZ/dt), by differences over +-25 ms (the probes are 5 mm apart); the peak speed and its
+    time, the number of local maxima of the profile sampled every 50 ms and peak / mean speed (a
+    single bell-shaped peak as measured by Gutfreund et al. 1996 gives 1 and ~1.5, a plateau ~1);
+    and the arm strain when the activation front reaches the tip and at the end, against
+    0.57 +- 0.41 (Hanassy et al. 2015).
+With --times, for every run at each of those times (linear interpolation between rows, since the
+runs' step sequences differ): the tip position, the axial strain, the local axial strain of the
+axis segment at mid-arm and of the last one (at the tip), and the twist angles; with
+exactly two runs (coarse mesh first, then the refined one) also the difference of the first
+against the second, relative to the second's tip displacement, strain and twist. --plot PNG draws
+the tip displacement (or the twist at the tip) over time and the local axial strain along the arm
+(segment length between axis probes over its rest length, minus 1) at the --times for every run;
+without --times, --plot PNG draws the bend point's speed in space and its position Z over time of
+reaching runs.
 """
 import argparse
 import csv
@@ -201,7 +213,12 @@ def report_reach(data, points, strain):
           f"the peak from {m['half_peak_from']:.3f} to {m['half_peak_to']:.3f} s; {m['n_peaks']} local maxima above "
           f"half the peak in 50 ms samples (1 for a bell); peak / mean {m['peak_over_mean']:.2f} "
           f"(a bell ~1.5, a plateau ~1)")
-    print(f"  bend point travelled Z = {1e3 * m['Z_first']:.1f} -> {1e3 * m['Z_last']:.1f} mm")
+    print(f"  bend point travelled Z = {1e3 * m['Z_first']:.1f} -> {1e3 * m['Z_last']:.1f} mm (found from t = "
+          f"{m['first_time']:.3f} to {m['last_time']:.3f} s)")
+    jumps = np.nan_to_num(np.abs(np.diff(m["Z"])))
+    j = int(np.argmax(jumps))
+    print(f"  largest change of Z between rows: {1e3 * m['Z'][j]:.1f} -> {1e3 * m['Z'][j + 1]:.1f} mm at t = "
+          f"{t[j + 1]:.3f} s (a jump of the tracked maximum, not a motion, if much more than the 5 mm probe spacing)")
     mean, spread = HANASSY_STRAIN
     for key in ("front", "end"):
         value = m["strain_" + key]
@@ -210,10 +227,129 @@ def report_reach(data, points, strain):
               f"{'inside' if inside else 'outside'})")
 
 
+def at_time(values, t, time):
+    """values (rows, ...) interpolated linearly in t at `time`."""
+    flat = values.reshape(len(t), -1)
+    return np.array([np.interp(time, t, flat[:, k]) for k in range(flat.shape[1])]).reshape(values.shape[1:])
+
+
+def snapshot(data, times):
+    """Tip position [m], axial strain and twist angles [deg] (off-axis probes) at each time."""
+    indices, z_of_axis = axis(data)
+    points = axis_points(data, indices)
+    strain = axial_strain(points)
+    ref = probes(data)
+    off = [k for k in range(len(ref)) if abs(ref[k, 0]) > 1e-12 or abs(ref[k, 1]) > 1e-12]
+    t = data["time"]
+    twists = [twist_angle(data, indices, z_of_axis, k) for k in off]
+    segments = np.linalg.norm(np.diff(points, axis=1), axis=2)
+    local = segments / segments[0] - 1.0
+    middle = int(np.argmin(np.abs(0.5 * (z_of_axis[1:] + z_of_axis[:-1]) - 0.5 * z_of_axis[-1])))
+    return [{"tip": at_time(points[:, -1, :], t, time), "strain": float(at_time(strain, t, time)),
+             "local": (float(at_time(local[:, middle], t, time)), float(at_time(local[:, -1], t, time))),
+             "twist": {1e3 * z: float(at_time(angle, t, time)) for angle, z in twists}} for time in times]
+
+
+def report_times(names, snapshots, times):
+    """The --times table; with two runs the first's relative difference to the second."""
+    print("| t [s] | run | tip (x, y, z) [mm] | axial strain | local strain mid-arm / last segment | twist [deg] |")
+    print("|---|---|---|---|---|---|")
+    for i, time in enumerate(times):
+        for name, snap in zip(names, snapshots):
+            s = snap[i]
+            twist = ", ".join(f"{a:+.1f} at Z = {z:.0f} mm" for z, a in s["twist"].items()) or "—"
+            print(f"| {time:g} | {name} | ({', '.join(f'{1e3 * c:.2f}' for c in s['tip'])}) | {s['strain']:+.4f} "
+                  f"| {s['local'][0]:+.3f} / {s['local'][1]:+.3f} | {twist} |")
+        if len(snapshots) == 2:
+            a, b = snapshots[0][i], snapshots[1][i]
+            displacement = np.linalg.norm(b["tip"] - np.array([0.0, 0.0, 0.1]))
+            rel_tip = np.linalg.norm(a["tip"] - b["tip"]) / displacement if displacement > 0 else float("nan")
+            rel_strain = (a["strain"] - b["strain"]) / abs(b["strain"]) if b["strain"] else float("nan")
+            twist = ", ".join(f"{(a['twist'][z] - b['twist'][z]) / abs(b['twist'][z]):+.2%} at Z = {z:.0f} mm"
+                              for z in b["twist"]) or "—"
+            print(f"| {time:g} | coarse vs fine | {rel_tip:.2%} of the tip displacement | {rel_strain:+.2%} | "
+                  f"| {twist} |")
+
+
+def plot_runs(names, datas, times, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    styles, colors = ["-", "--", ":", "-."], ["tab:blue", "tab:orange", "tab:green", "tab:red"]
+    for n, (name, data) in enumerate(zip(names, datas)):
+        indices, z_of_axis = axis(data)
+        points = axis_points(data, indices)
+        t = data["time"]
+        ref = probes(data)
+        off = [k for k in range(len(ref)) if abs(ref[k, 0]) > 1e-12 or abs(ref[k, 1]) > 1e-12]
+        if off:
+            for k in off:
+                angle, z = twist_angle(data, indices, z_of_axis, k)
+                left.plot(t, angle, styles[n % 4], color="k" if z > 0.075 else "tab:gray",
+                          label=f"{name}, Z = {1e3 * z:.0f} mm")
+            left.set_ylabel("twist angle [deg]")
+        else:
+            left.plot(t, 1e3 * (points[:, -1, 2] - points[0, -1, 2]), styles[n % 4], color="k", label=name)
+            left.set_ylabel("tip displacement along z [mm]")
+        segments = np.linalg.norm(np.diff(points, axis=1), axis=2)
+        local = segments / segments[0] - 1.0
+        middle = 0.5 * (z_of_axis[1:] + z_of_axis[:-1])
+        for j, time in enumerate(times):
+            right.plot(1e3 * middle, at_time(local, t, time), styles[n % 4], color=colors[j % 4],
+                       label=f"{name}, t = {time:g} s")
+    left.set_xlabel("time [s]")
+    right.set_xlabel("reference position along the arm Z [mm]")
+    right.set_ylabel("local axial strain")
+    for ax in (left, right):
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    print("wrote", path)
+
+
+def plot_reach(names, datas, path):
+    """Bend-point speed in space and bend-point position Z over time for reaching runs."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.8))
+    for name, data in zip(names, datas):
+        indices, _ = axis(data)
+        points = axis_points(data, indices)
+        m = reach_metrics(data, points, axial_strain(points))
+        line, = left.plot(m["time"], m["speed"], label=name)
+        right.plot(m["time"], 1e3 * m["Z"], color=line.get_color(), label=name)
+    right.plot([0, 0.5], [0, 100], "k:", label="activation front 0.2 m/s")
+    left.set_ylabel("bend-point speed in space [m/s]")
+    right.set_ylabel("bend-point reference position Z [mm]")
+    for ax in (left, right):
+        ax.set_xlabel("time [s]")
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=80)
+    print("wrote", path)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("output_dirs", nargs="+")
+    parser.add_argument("--times", type=float, nargs="+", metavar="T", help="times [s] of the snapshot table")
+    parser.add_argument("--plot", metavar="PNG", help="write this figure (with --times: tip or twist over time and "
+                        "the strain along the arm; without: bend-point speed and position of reaching runs)")
     args = parser.parse_args()
+    if args.times:
+        names = [os.path.basename(os.path.normpath(d)) for d in args.output_dirs]
+        datas = [load(d) for d in args.output_dirs]
+        report_times(names, [snapshot(d, args.times) for d in datas], args.times)
+        if args.plot:
+            plot_runs(names, datas, args.times, args.plot)
+        return
+    if args.plot:
+        plot_reach([os.path.basename(os.path.normpath(d)) for d in args.output_dirs],
+                   [load(d) for d in args.output_dirs], args.plot)
     for directory in args.output_dirs:
         data = load(directory)
         indices, z_of_axis = axis(data)

@@ -42,6 +42,8 @@ Usage (from the repository root):
   /usr/bin/python3 postprocess/squid_quasi1d.py --convergence        # time step and disc count
   /usr/bin/python3 postprocess/squid_quasi1d.py --3d DIR --plot doc/figures   # figures
   /usr/bin/python3 postprocess/squid_quasi1d.py --check              # the ctest: closed forms, dt convergence
+  /usr/bin/python3 postprocess/squid_quasi1d.py --rise-time --3d DIR1 --3d DIR2 ... [--plot doc/figures]
+                          # anatomical 3D runs at several rise times against 1D at the anatomical shares
 """
 import argparse
 import math
@@ -473,6 +475,86 @@ def envelope_scan(sq, n_discs, dt):
     print("| measured | | 43–80 | 20–40 | > 2 | ≈ 250 | 23–45 | ≈ 37 |")
 
 
+def read_rise_time(directory):
+    """Rise time [s] of the transverse group (Muscles/Group 1/Activation) in a run's parameters.prm."""
+    stack = []
+    with open(os.path.join(directory, "parameters.prm")) as f:
+        for line in f:
+            words = line.split("#")[0].split()
+            if words[:1] == ["subsection"]:
+                stack.append(" ".join(words[1:]))
+            elif words == ["end"]:
+                stack.pop()
+            elif (stack == ["Muscles", "Group 1", "Activation"]
+                  and line.split("=")[0].split() == ["set", "Rise", "time"]):
+                return float(line.split("=")[1].split("#")[0])
+    sys.exit(f"{directory}/parameters.prm: no Muscles/Group 1/Activation/Rise time")
+
+
+RISE_TIME_KEYS = [("peak stalk strain", "peak stalk strain", 100, "%", (43, 80)),
+                  ("time to peak strain [s]", "time to peak strain", 1e3, "ms", (20, 40)),
+                  ("peak tip speed [m/s]", "peak tip speed", 1, "m/s", (2.0, None)),
+                  ("peak tip acceleration [m/s^2]", "peak tip acceleration", 1, "m/s²", (250, 250)),
+                  ("peak stalk strain rate [1/s]", "peak strain rate", 1, "1/s", (23, 45)),
+                  ("max extra reach [m]", "max extra reach", 1e3, "mm", (37, 37))]
+
+
+def rise_time_study(directories, sq, n_discs, dt, plot_dir=None):
+    """3D runs of the anatomical strike at several rise times (each run's own ta, read from its
+    parameters.prm) against the quasi-1D model with the anatomical shares (transverse 0.70,
+    longitudinal 0.18; nerve cord and helical layer as passive matrix) at the same ta."""
+    rows = []
+    for directory in directories:
+        ta = read_rise_time(directory)
+        three, _ = measure(squid_metrics.load(os.path.join(directory, "squid.csv")))
+        one, _ = measure(simulate(replace(sq, transverse_share=0.70, longitudinal_share=0.18, rise_time=ta),
+                                  n_discs, dt))
+        rows.append((ta, three, one))
+    rows.sort(key=lambda row: -row[0])
+    print("| ta [ms] | " + " | ".join(f"{name} [{unit}] 3D / 1D (1D vs 3D)" for _, name, _, unit, _ in RISE_TIME_KEYS)
+          + " |")
+    print("|---|" + "---|" * len(RISE_TIME_KEYS))
+    for ta, three, one in rows:
+        cells = [f"{fmt(three[k], s)} / {fmt(one[k], s)} ({100 * (one[k] / three[k] - 1):+.0f} %)"
+                 for k, _, s, _, _ in RISE_TIME_KEYS]
+        print(f"| {1e3 * ta:g} | " + " | ".join(cells) + " |")
+    print("| measured | 43–80 | 20–40 | > 2 | ≈ 250 | 23–45 | ≈ 37 |")
+    print("\nActivation fa(t) of eq. (27) (n = 3.5): times to 10 / 50 / 90 % and its steepest slope")
+    grid = np.linspace(0.0, 1.0, 100001)
+    for ta, _, _ in rows:
+        fa = np.array([activation(ta * x, replace(sq, rise_time=ta)) for x in grid])
+        reach = [1e3 * ta * grid[np.argmax(fa >= level)] for level in (0.1, 0.5, 0.9)]
+        slope = np.max(np.diff(fa)) / (ta * (grid[1] - grid[0]))
+        print(f"  ta = {1e3 * ta:g} ms: {reach[0]:.1f} / {reach[1]:.1f} / {reach[2]:.1f} ms, "
+              f"max dfa/dt = {slope:.1f} 1/s")
+    if plot_dir:
+        plot_rise_time(rows, plot_dir)
+
+
+def plot_rise_time(rows, out_dir):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, axes = plt.subplots(2, 3, figsize=(11, 6))
+    ta = np.array([1e3 * row[0] for row in rows])
+    for ax, (key, name, scale, unit, (low, high)) in zip(axes.flat, RISE_TIME_KEYS):
+        ax.plot(ta, [scale * row[1][key] for row in rows], "o-", color="tab:red", label="3D, anatomical mesh")
+        ax.plot(ta, [scale * row[2][key] for row in rows], "s--", color="tab:blue", label="quasi-1D, same shares")
+        if low == high:
+            ax.axhline(low, color="tab:green", label="measured ≈")
+        else:
+            ax.axhspan(low, high if high is not None else 1.5 * low, color="tab:green", alpha=0.15, label="measured")
+        ax.set_xlabel("activation rise time ta [ms]")
+        ax.set_ylabel(f"{name} [{unit}]")
+        ax.grid(alpha=0.3)
+    axes.flat[0].legend(fontsize=8)
+    fig.suptitle("Squid strike on the anatomical mesh: sensitivity to the rise time of eq. (27)")
+    fig.tight_layout()
+    path = os.path.join(out_dir, "squid_rise_time.png")
+    fig.savefig(path, dpi=80)
+    print("wrote", path)
+
+
 def convergence(sq, n_discs=50, dts=(5e-4, 2.5e-4, 1.25e-4, 6.25e-5, 3.125e-5), discs=(25, 50, 100, 200),
                 dt_for_discs=1.25e-4, quiet=False):
     """Metrics vs time step (n_discs fixed) and vs disc count; returns the dt table."""
@@ -646,10 +728,16 @@ def main():
     parser.add_argument("--convergence", action="store_true", help="print time-step and disc-count convergence")
     parser.add_argument("--plot", metavar="DIR", help="write squid_quasi1d.png and squid_quasi1d_dt.png there")
     parser.add_argument("--check", action="store_true", help="closed forms and dt convergence; exit 1 on failure")
+    parser.add_argument("--rise-time", action="store_true",
+                        help="the --3d runs (anatomical strike at different rise times) against the 1D model with "
+                             "the anatomical shares at each run's rise time; with --plot: squid_rise_time.png")
     args = parser.parse_args()
     if args.check:
         sys.exit(check())
     sq = Squid()
+    if args.rise_time:
+        rise_time_study(args.three or [], sq, args.discs, args.dt, args.plot)
+        return
     t0 = time.time()
     one = simulate(sq, args.discs, args.dt)
     print(f"quasi-1D: {args.discs} discs, dt = {1e3 * args.dt:g} ms, Newmark 1/4 1/2, "
