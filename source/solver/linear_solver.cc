@@ -82,6 +82,14 @@ namespace hydrostat
       return names[static_cast<std::size_t>(value)];
     }
 
+    /// A TimerOutput section of @p timer until the result goes out of scope (none without a timer).
+    std::optional<TimerOutput::Scope> timed(TimerOutput *timer, const char *section)
+    {
+      if (!timer)
+        return std::nullopt;
+      return std::optional<TimerOutput::Scope>(std::in_place, *timer, section);
+    }
+
     using BlockVector = TrilinosWrappers::MPI::BlockVector;
 
     /// The saddle-point operator [A Bᵀ; B −C] of PressureBlocks.
@@ -247,22 +255,22 @@ namespace hydrostat
                     ExcMessage("Amesos has no solver " + name_of(direct_package, package_names)));
         AssertThrow(factorization->solver->SymbolicFactorization() == 0, ExcMessage("symbolic factorization failed"));
       }
-    const auto timed = [timer](const char *section, const auto &work) {
-      std::optional<TimerOutput::Scope> scope;
-      if (timer)
-        scope.emplace(*timer, section);
-      return work();
-    };
     Statistics statistics;
-    if (factorization->current && timed("linear solve", [&] { return solve_with_factorization(A, x, b, statistics); }))
-      return statistics;
-    // The factorisation is the preconditioner of the solves that reuse it.
-    timed("preconditioner setup", [&] {
+    if (factorization->current)
+      {
+        const auto scope = timed(timer, "linear solve");
+        if (solve_with_factorization(A, x, b, statistics))
+          return statistics;
+      }
+    {
+      // The factorisation is the preconditioner of the solves that reuse it.
+      const auto scope = timed(timer, "preconditioner setup");
       AssertThrow(factorization->solver->NumericFactorization() == 0,
                   ExcMessage("numeric factorization failed (a singular tangent?)"));
       factorization->current = true;
-    });
-    timed("linear solve", [&] { factorization->vmult(x, b); });
+    }
+    const auto scope = timed(timer, "linear solve");
+    factorization->vmult(x, b);
     statistics.iterations = 1;
     statistics.factorised = true;
     return statistics;
@@ -328,9 +336,7 @@ namespace hydrostat
     TrilinosWrappers::PreconditionAMG     amg;
     std::optional<CheckerboardCorrection> checkerboard;
     {
-      std::optional<TimerOutput::Scope> scope;
-      if (timer)
-        scope.emplace(*timer, "preconditioner setup");
+      const auto scope = timed(timer, "preconditioner setup");
       setup_amg(amg, A, dof_handler);
       if (blocks && blocks->checkerboard_basis() && use_checkerboard_correction)
         checkerboard.emplace(A, *blocks, checkerboard_cycles);
@@ -338,9 +344,7 @@ namespace hydrostat
     if (blocks)
       return solve_blocks(A, x, b, *blocks, amg, checkerboard ? &*checkerboard : nullptr, timer);
 
-    std::optional<TimerOutput::Scope> scope;
-    if (timer)
-      scope.emplace(*timer, "linear solve");
+    const auto    scope = timed(timer, "linear solve");
     SolverControl control(max_iterations, relative_tolerance * b.l2_norm());
     try
       {
@@ -396,10 +400,8 @@ namespace hydrostat
     const PressureBlocks &blocks, const TrilinosWrappers::PreconditionAMG &amg,
     const CheckerboardCorrection *checkerboard, TimerOutput *timer) const
   {
-    std::optional<TimerOutput::Scope> scope;
-    if (timer)
-      scope.emplace(*timer, "linear solve");
-    const MPI_Comm comm = A.get_mpi_communicator();
+    const auto     scope = timed(timer, "linear solve");
+    const MPI_Comm comm  = A.get_mpi_communicator();
     BlockVector    rhs({b.locally_owned_elements(), blocks.owned_pressure_dofs()}, comm);
     BlockVector    solution(rhs);
     rhs.block(0) = b;
