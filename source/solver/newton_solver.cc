@@ -91,15 +91,19 @@ namespace hydrostat
     // linearised step produces in nearly incompressible tissue and would reject good full Newton
     // steps; g is not. The step is halved otherwise (not while a prescribed displacement is being
     // applied); if no halving is accepted, the longest step that inverts nothing is taken. Without
-    // line search an inversion is found at the next assembly and cuts the time step.
+    // line search an inversion is found at the next assembly and cuts the time step. The tests
+    // judge the part of R the problem names (Problem::judged_residual: without the three-field
+    // cell residuals, which Newton linearises exactly and K weighs; theory.md eq. (53)).
     // The full step is evaluated with its tangent: it is accepted in most iterations, and its
     // system is then the next iteration's (one assembly per iteration instead of two).
-    const bool   prescribing = evaluation.pending_increment > 0;
-    const double g0          = std::abs(du * residual);
-    double       alpha = 1.0, longest_admissible = 0.0;
-    Vector       trial_residual;
+    const bool prescribing = evaluation.pending_increment > 0;
+    Vector     judged      = residual, trial_residual;
     trial_residual.reinit(u);
-    Evaluation trial_evaluation;
+    if (problem.judged_residual)
+      problem.judged_residual(residual, judged);
+    const double g0 = std::abs(du * judged), r0 = problem.judged_residual ? judged.l2_norm() : r;
+    double       alpha = 1.0, longest_admissible = 0.0;
+    Evaluation   trial_evaluation;
     while (control.line_search || alpha == 1.0)
       {
         Vector trial = u;
@@ -117,8 +121,10 @@ namespace hydrostat
           }
         if (ok && longest_admissible == 0.0)
           longest_admissible = alpha;
-        if (ok && (prescribing || std::abs(du * trial_residual) <= 0.9 * g0 ||
-                   trial_residual.l2_norm() <= (1.0 - 1e-4 * alpha) * r))
+        judged = trial_residual;
+        if (ok && problem.judged_residual)
+          problem.judged_residual(trial_residual, judged);
+        if (ok && (prescribing || std::abs(du * judged) <= 0.9 * g0 || judged.l2_norm() <= (1.0 - 1e-4 * alpha) * r0))
           {
             evaluated = full;
             break;

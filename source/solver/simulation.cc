@@ -257,7 +257,7 @@ namespace hydrostat
       condensed_fields.reinit(triangulation.n_active_cells(), formulation.n_pressure_functions(), fe->n_dofs_per_cell(),
                               newton.iterate_cell_fields);
 
-    for (Vector *v : {&u_n, &v_n, &a_n, &f_ext_n})
+    for (Vector *v : {&u_n, &v_n, &a_n, &f_ext_n, &cell_constraint_residual})
       reinit_vector(*v);
     for (Vector *v : {&u_n_ghost, &v_n_ghost, &a_n_ghost})
       v->reinit(owned_dofs, relevant_dofs, comm);

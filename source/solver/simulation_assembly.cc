@@ -71,6 +71,7 @@ namespace hydrostat
       , rhs(n_dofs)
       , internal(n_dofs)
       , external(n_dofs)
+      , cell_constraint(n_dofs)
       , K_up(n_dofs, n_p)
       , dofs(n_dofs)
     {}
@@ -81,6 +82,7 @@ namespace hydrostat
     FullMatrix<double>                   matrix;             // tangent (condensed unless blocks)
     dealii::Vector<double>               residual, rhs;      // f_int − f_ext and its negative
     dealii::Vector<double>               internal, external; // f_int (with inertia), f_ext
+    dealii::Vector<double>               cell_constraint;    // the condensed cell residuals, part of internal
     FullMatrix<double>                   K_up, C, M;         // three-field blocks (PressureBlocks)
     double                               mu_hat = 0, diagonal_mean = 0; // scales of PressureBlocks::add_cell
     std::vector<types::global_dof_index> dofs;
@@ -108,8 +110,9 @@ namespace hydrostat
   {
     TimerOutput::Scope scope(timer, "assembly");
     Vector             u_ghost(owned_dofs, relevant_dofs, comm);
-    u_ghost  = u;
-    residual = 0;
+    u_ghost                  = u;
+    residual                 = 0;
+    cell_constraint_residual = 0;
     if (system)
       {
         *system = 0;
@@ -142,6 +145,7 @@ namespace hydrostat
     muscle_tendon_units.assemble(u_ghost, u_n_ghost, v_n_ghost, a_n_ghost, step.c, step.t, step.dt, inhomogeneous,
                                  homogeneous, residual, system, rhs);
     residual.compress(VectorOperation::add);
+    cell_constraint_residual.compress(VectorOperation::add);
     if (system)
       {
         system->compress(VectorOperation::add);
@@ -239,8 +243,12 @@ namespace hydrostat
                                         CopyData &copy)
   {
     ThreeFieldCell &cell_3f = scratch.three_field;
+    copy.cell_constraint    = 0;
     if (iterated)
-      cell_3f.add_condensed_residual(copy.K_up, copy.internal);
+      {
+        cell_3f.add_condensed_residual(copy.K_up, copy.cell_constraint);
+        copy.internal += copy.cell_constraint;
+      }
     if (!with_tangent)
       return;
     condensed_fields.record(cell->active_cell_index(), cell_3f, copy.K_up);
@@ -333,6 +341,8 @@ namespace hydrostat
                                         Vector *rhs, const bool blocks)
   {
     homogeneous.distribute_local_to_global(copy.residual, copy.dofs, residual);
+    if (condensed_fields.iterating())
+      homogeneous.distribute_local_to_global(copy.cell_constraint, copy.dofs, cell_constraint_residual);
     if (!system)
       return;
     inhomogeneous.distribute_local_to_global(copy.matrix, copy.rhs, copy.dofs, *system, *rhs);

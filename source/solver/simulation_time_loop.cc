@@ -67,6 +67,11 @@ namespace hydrostat
       this->statistics.factorizations += statistics.factorised;
       return statistics.iterations;
     };
+    if (condensed_fields.follows_updates())
+      problem.judged_residual = [&](const Vector &residual, Vector &judged) {
+        judged = residual;
+        judged -= cell_constraint_residual;
+      };
     problem.try_step  = [&](const double alpha) { condensed_fields.try_step(alpha); };
     problem.take_step = [&](const double alpha) { condensed_fields.take_step(alpha); };
     condensed_fields.start();

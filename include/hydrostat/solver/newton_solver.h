@@ -32,6 +32,10 @@ namespace hydrostat
       /// The Newton update δu of the last system(), constraints applied; returns the linear
       /// iterations. May throw LinearSolverFailure.
       std::function<unsigned int(Vector &du)> solve;
+      /// Optional: the part of the R just evaluated that the line search judges (default: all of
+      /// R). The three-field cell equations, which Newton linearises exactly and whose residual
+      /// the bulk modulus weighs, are left out (see line_search()).
+      std::function<void(const Vector &residual, Vector &judged)> judged_residual;
       /// Optional, for unknowns of the problem's own that follow δu (the three-field cell fields,
       /// CondensedFields): called with α before R is evaluated at u + α δu (line search) ...
       std::function<void(double alpha)> try_step;

@@ -244,7 +244,10 @@ namespace hydrostat
     Vector          u_n, v_n, a_n;    // accepted state at current_time (owned)
     Vector          u_n_ghost, v_n_ghost, a_n_ghost;
     Vector          f_ext_n; // external load vector of the accepted state
-    double          current_time = 0;
+    // The part of the last assembled residual that comes from the three-field cell equations
+    // (CondensedFields iterating; zero otherwise): the line search does not judge it.
+    Vector cell_constraint_residual;
+    double current_time = 0;
     /// Force scale of the last assembly [N]: √(Σ_cells |f_int,cell|² + |f_ext,cell|²), f_int with
     /// inertia and damping; the reference of Newton's relative residual test (theory.md §10).
     double                        force_scale = 0;
