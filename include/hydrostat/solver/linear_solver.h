@@ -130,7 +130,7 @@ namespace hydrostat
                             const CheckerboardCorrection *checkerboard, dealii::TimerOutput *timer) const;
 
     SolverType                      solver_type                 = SolverType::automatic;
-    dealii::types::global_dof_index direct_limit                = 100000;
+    dealii::types::global_dof_index direct_limit                = 200000;
     Preconditioner                  preconditioner              = Preconditioner::automatic;
     DirectPackage                   direct_package              = DirectPackage::mumps;
     unsigned int                    reuse_iterations            = 10;
