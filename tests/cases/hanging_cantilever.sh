@@ -13,13 +13,10 @@ python=$3
 template=$4
 dir=output/hanging_cantilever
 mkdir -p "$dir"
+. "$(dirname "$0")/case_run.sh"
 sed -e 's/@N@/4/g' -e 's/@10N@/40/' -e 's/@G@/9.81/' -e "s|@DIRECTORY@|$dir|" \
     -e 's/set Verbose = true/set Verbose = false/' "$template" > "$dir/case.prm"
-"$mpiexec" --oversubscribe -np 1 "$hydrostat" "$dir/case.prm" > "$dir/log.txt" 2>&1 || {
-  tail -5 "$dir/log.txt"
-  echo "FAIL: hydrostat stopped"
-  exit 1
-}
+run_case "$dir" 1 "$dir/case.prm"
 "$python" - "$dir/bar.csv" <<'PY'
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))

@@ -20,18 +20,10 @@ python=$3
 source_dir=$4
 dir=output/octopus_reaching_short
 mkdir -p "$dir"
-# The postprocess script needs numpy; CMake's interpreter may be one without it (a pyenv shim).
-for candidate in "$python" /usr/bin/python3; do
-  if "$candidate" -c "import numpy" > /dev/null 2>&1; then python=$candidate; break; fi
-done
-"$python" -c "import numpy" > /dev/null 2>&1 || { echo "FAIL: no python3 with numpy found"; exit 1; }
-"$mpiexec" --oversubscribe -np 2 "$hydrostat" "$source_dir/parameters/octopus_reaching.prm" \
-  --set "Time stepping/End time=0.2" --set "Output/Directory=$dir" --set "Output/ParaView=false" \
-  > "$dir/log.txt" 2>&1 || {
-  tail -5 "$dir/log.txt"
-  echo "FAIL: hydrostat stopped"
-  exit 1
-}
+. "$(dirname "$0")/case_run.sh"
+use_numpy_python "$python"
+run_case "$dir" 2 "$source_dir/parameters/octopus_reaching.prm" \
+  --set "Time stepping/End time=0.2" --set "Output/Directory=$dir" --set "Output/ParaView=false"
 "$python" - "$source_dir/postprocess" "$dir" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])

@@ -16,18 +16,11 @@ python=$3
 source_dir=$4
 dir=output/squid_anatomical_short
 mkdir -p "$dir"
-for candidate in "$python" /usr/bin/python3; do
-  if "$candidate" -c "import numpy" > /dev/null 2>&1; then python=$candidate; break; fi
-done
-"$python" -c "import numpy" > /dev/null 2>&1 || { echo "FAIL: no python3 with numpy found"; exit 1; }
-cd "$source_dir"
-"$mpiexec" --oversubscribe -np 2 "$hydrostat" parameters/squid_extension_anatomical.prm \
-  --set "Time stepping/End time=0.06" --set "Output/Directory=$OLDPWD/$dir" --set "Output/ParaView=false" \
-  > "$OLDPWD/$dir/log.txt" 2>&1 || {
-  tail -5 "$OLDPWD/$dir/log.txt"
-  echo "FAIL: hydrostat stopped"
-  exit 1
-}
+. "$(dirname "$0")/case_run.sh"
+use_numpy_python "$python"
+cd "$source_dir" # the case names its mesh relative to the repository
+run_case "$OLDPWD/$dir" 2 parameters/squid_extension_anatomical.prm \
+  --set "Time stepping/End time=0.06" --set "Output/Directory=$OLDPWD/$dir" --set "Output/ParaView=false"
 "$python" - "$source_dir/postprocess" "$OLDPWD/$dir/squid.csv" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])

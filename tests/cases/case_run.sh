@@ -1,0 +1,24 @@
+# Sourced by the case tests (sh): what every one of them does before its own checks.
+#   use_numpy_python PYTHON   sets $python to PYTHON, or to Debian's /usr/bin/python3, whichever has
+#                             numpy (CMake's interpreter may be one without it, e.g. a pyenv shim);
+#                             fails the test if neither has.
+#   run_case DIR NP ARGS...   runs "$mpiexec -np NP $hydrostat ARGS..." with its output in DIR/log.txt;
+#                             if hydrostat stops with an error, prints the log's tail and fails.
+use_numpy_python() {
+  for candidate in "$1" /usr/bin/python3; do
+    if "$candidate" -c "import numpy" > /dev/null 2>&1; then python=$candidate; return 0; fi
+  done
+  echo "FAIL: no python3 with numpy found"
+  exit 1
+}
+
+run_case() {
+  log=$1/log.txt
+  ranks=$2
+  shift 2
+  "$mpiexec" --oversubscribe -np "$ranks" "$hydrostat" "$@" > "$log" 2>&1 || {
+    tail -5 "$log"
+    echo "FAIL: hydrostat stopped"
+    exit 1
+  }
+}
