@@ -57,6 +57,49 @@ namespace hydrostat::test_support
     return parameters;
   }
 
+  /// FEBio's bar of issue 12 (benchmarks/peers/febio_bar.prm) at N = 2: 2 × 2 × 20 cells of
+  /// 0.01 × 0.01 × 0.1 m clamped at z = 0, Mooney–Rivlin c1 = 1 kPa, K = 1 MPa, the reduced gravity
+  /// 0.0981 t, quasi-static in steps of 0.1 to t = 1, direct solver, no ParaView; @p extra (more
+  /// subsections, or entries that override these) appended.
+  inline std::string febio_bar(const std::string &extra = "")
+  {
+    return R"(
+subsection Mesh
+  set Type             = box
+  set Min corner       = -0.005, -0.005, 0
+  set Max corner       = 0.005, 0.005, 0.1
+  set Box subdivisions = 2, 2, 20
+end
+subsection Materials
+  subsection Material 0
+    set c1           = 1e3
+    set c2           = 0
+    set Bulk modulus = 1e6
+    set Density      = 1050
+  end
+end
+subsection Boundary conditions
+  subsection Constraint 1
+    set Boundary id = 4
+  end
+  set Body acceleration = 0; -0.0981 * t; 0
+end
+subsection Time integration
+  set Mode = quasi-static
+end
+subsection Time stepping
+  set End time  = 1
+  set Time step = 0.1
+end
+subsection Linear solver
+  set Solver type = direct
+end
+subsection Output
+  set ParaView = false
+end
+)" + extra;
+  }
+
   /// Sets @p u at the support points of the displacement field to @p f(X), X the reference
   /// position: a chosen (large, non-affine) state for finite-difference checks.
   inline void interpolate_displacement(const Simulation &sim, Simulation::Vector &u,

@@ -24,46 +24,13 @@ namespace
 
   Outcome run_bar(const unsigned int reuse_iterations)
   {
-    test_support::Case c(R"(
-subsection Mesh
-  set Type             = box
-  set Min corner       = -0.005, -0.005, 0
-  set Max corner       = 0.005, 0.005, 0.1
-  set Box subdivisions = 2, 2, 20
-end
-subsection Materials
-  subsection Material 0
-    set c1           = 1e3
-    set c2           = 0
-    set Bulk modulus = 1e6
-    set Density      = 1050
-  end
-end
-subsection Boundary conditions
-  subsection Constraint 1
-    set Boundary id = 4
-  end
-  set Body acceleration = 0; -0.0981 * t; 0
-end
-subsection Time integration
-  set Mode = quasi-static
-end
-subsection Time stepping
-  set End time  = 1
-  set Time step = 0.1
-end
+    test_support::Case c(test_support::febio_bar(R"(
 subsection Newton
   set Relative residual = 1e-12
 end
 subsection Linear solver
-  set Solver type                    = direct
-  set Factorization reuse iterations = )" +
-                         std::to_string(reuse_iterations) + R"(
-end
-subsection Output
-  set ParaView = false
-end
-)");
+  set Factorization reuse iterations = )" + std::to_string(reuse_iterations) +
+                                                 "\nend\n"));
     c.simulation->setup();
     for (unsigned int step = 0; step < 10; ++step)
       EXPECT_EQ(c.simulation->advance(0.1), 0.1) << c.log.str();

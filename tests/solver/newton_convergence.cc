@@ -99,42 +99,7 @@ end
 // step was cut to α = 1/8 and the step needed 10 iterations.
 TEST(Newton, LineSearchTakesTheFullStepOfABendingBar)
 {
-  test_support::Case c(R"(
-subsection Mesh
-  set Type             = box
-  set Min corner       = -0.005, -0.005, 0
-  set Max corner       = 0.005, 0.005, 0.1
-  set Box subdivisions = 2, 2, 20
-end
-subsection Materials
-  subsection Material 0
-    set c1           = 1e3
-    set c2           = 0
-    set Bulk modulus = 1e6
-    set Density      = 1050
-  end
-end
-subsection Boundary conditions
-  subsection Constraint 1
-    set Boundary id = 4
-    set Components  = xyz
-  end
-  set Body acceleration = 0; -0.0981 * t; 0
-end
-subsection Time integration
-  set Mode = quasi-static
-end
-subsection Time stepping
-  set End time  = 1
-  set Time step = 0.1
-end
-subsection Linear solver
-  set Solver type = direct
-end
-subsection Output
-  set ParaView = false
-end
-)");
+  test_support::Case c(test_support::febio_bar());
   c.simulation->setup();
   ASSERT_EQ(c.simulation->advance(0.1), 0.1) << "no cut-back expected:\n" << c.log.str();
   EXPECT_LE(c.simulation->run_statistics().newton_iterations, 5u) << c.log.str();
