@@ -18,10 +18,10 @@ import argparse
 import os
 import time as clock
 
-from paraview.simple import (AssignViewToLayout, CSVReader, Calculator, CellCenters, ColorBy, CreateLayout,
+from paraview.simple import (AssignViewToLayout, CSVReader, Calculator, CellCenters, Clip, ColorBy, CreateLayout,
                              CreateView, GetAnimationScene, GetColorTransferFunction, GetScalarBar, Glyph,
                              PointDatatoCellData, PVDReader, SaveScreenshot, SaveState, SetActiveView, Show,
-                             Threshold, WarpByVector)
+                             Threshold, Transform, WarpByVector)
 
 
 def dot(a, b):
@@ -51,9 +51,16 @@ def most_active_group(reader, groups):
 class ArmView:
     """The pipeline: PVD -> Warp By Vector (displacement) coloured by activation_<group>, and
     Point Data to Cell Data -> Cell Centers -> Threshold on |fibre_direction_<group>| -> line
-    glyphs along fibre_direction_<group>."""
+    glyphs along fibre_direction_<group>.
+    Options (off by default): @p group "a+b+..." colours by the sum of the groups' activations and
+    draws all their fibres (for groups that share no cells), named by their common prefix
+    (longitudinal_dorsal+longitudinal_ventral: activation_longitudinal); @p clip cuts away the half
+    of the arm facing the camera (the plane through the z axis of the reference configuration) to
+    show the inside; @p reference adds the rest shape in grey below the arm, base aligned, to show a
+    change of length (the colour bar then goes to the top)."""
 
-    def __init__(self, pvd, group=None, view_size=(900, 700), view_from=(1.0, 0.35, 0.25)):
+    def __init__(self, pvd, group=None, view_size=(900, 700), view_from=(1.0, 0.35, 0.25), clip=False,
+                 reference=False):
         self.pvd = os.path.abspath(pvd)
         self.reader = PVDReader(FileName=self.pvd)
         self.reader.UpdatePipelineInformation()
@@ -62,8 +69,9 @@ class ArmView:
         names = self.reader.PointData.keys()  # DataOut writes every field as point data
         groups = groups_of(names)
         self.group = group or most_active_group(self.reader, groups)
-        if self.group is not None and self.group not in groups:
-            raise SystemExit(f"no muscle group '{self.group}' in {pvd} (groups: {', '.join(groups) or 'none'})")
+        for g in (self.group.split("+") if self.group is not None else []):
+            if g not in groups:
+                raise SystemExit(f"no muscle group '{g}' in {pvd} (groups: {', '.join(groups) or 'none'})")
         self.view = CreateView("RenderView")
         self.view.ViewSize = list(view_size)
         self.view.OrientationAxesVisibility = 1
@@ -72,9 +80,34 @@ class ArmView:
         self.view.OrientationAxesLabelColor = [0, 0, 0]
         # Seen mostly from +x with y (dorsal) up: the arm, along z, lies across the picture.
         self.view_from = view_from
+        source = self.reader
+        if clip:  # keep the half away from the camera: the plane through the z axis facing it
+            normal = normalise([view_from[0], view_from[1], 0.0])
+            source = Clip(Input=self.reader, ClipType="Plane")
+            source.ClipType.Origin, source.ClipType.Normal = [0.0, 0.0, 0.0], normal
         # Without some fields (Output/Fields) the view has less: no warp, no colour, no glyphs.
-        self.warp = (WarpByVector(Input=self.reader, Vectors=["POINTS", "displacement"], ScaleFactor=1.0)
-                     if "displacement" in names else self.reader)
+        self.warp = (WarpByVector(Input=source, Vectors=["POINTS", "displacement"], ScaleFactor=1.0)
+                     if "displacement" in names else source)
+        if self.group is not None and "+" in self.group:  # one field for the union of the groups,
+            members = self.group.split("+")             # named by their common prefix if it is free
+            common = os.path.commonprefix(members).rstrip("_")
+            self.group = common if common and common not in groups else self.group
+            for prefix in ("activation_", "fibre_direction_"):
+                if all(prefix + g in names for g in members):
+                    self.warp = Calculator(Input=self.warp, ResultArrayName=prefix + self.group,
+                                           Function="+".join(prefix + g for g in members))
+                    names = list(names) + [prefix + self.group]
+        self.reference = None
+        if reference:  # the rest shape, moved down in the picture by 1.6 diameters of the base
+            b = self.reader.GetDataInformation().GetBounds()
+            d = normalise(view_from)
+            up = normalise([u - dot([0, 1, 0], d) * di for u, di in zip([0, 1, 0], d)])
+            shift = 1.6 * max(b[1] - b[0], b[3] - b[2])
+            self.reference = Transform(Input=self.reader)
+            self.reference.Transform.Translate = [-shift * u for u in up]
+            rest = Show(self.reference, self.view)
+            rest.ColorArrayName = ["POINTS", ""]
+            rest.AmbientColor = rest.DiffuseColor = [0.7, 0.7, 0.7]
         display = Show(self.warp, self.view)
         activation = f"activation_{self.group}"
         field = next((f for f in (activation, "von_mises") if f in names), None)
@@ -89,6 +122,8 @@ class ArmView:
             bar = GetScalarBar(lut, self.view)
             bar.Title, bar.ComponentTitle = field, ""
             bar.TitleColor = bar.LabelColor = [0, 0, 0]
+            if reference:  # the rest shape reaches down to the bar's corner
+                bar.Orientation, bar.WindowLocation = "Horizontal", "Upper Center"
         if f"fibre_direction_{self.group}" in names:
             display.Opacity = 0.45  # the fibre glyphs are inside the arm
             self._fibre_glyphs()
@@ -110,7 +145,10 @@ class ArmView:
         bounds = self.reader.GetDataInformation().GetBounds()
         glyph.ScaleFactor = 0.8 * min(bounds[1] - bounds[0], bounds[3] - bounds[2], bounds[5] - bounds[4])
         display = Show(glyph, self.view)
-        ColorBy(display, None)
+        try:
+            ColorBy(display, None)
+        except RuntimeError:  # on a display that was never coloured (glyphs of --group a+b)
+            display.ColorArrayName = ["POINTS", ""]
         display.AmbientColor = display.DiffuseColor = [0.05, 0.05, 0.05]
         display.LineWidth = 3
 
@@ -120,7 +158,12 @@ class ArmView:
         GetAnimationScene().AnimationTime = nearest
         self.view.ViewTime = nearest
         self.warp.UpdatePipeline(nearest)
-        self.fit(self.warp.GetDataInformation().GetBounds())
+        bounds = self.warp.GetDataInformation().GetBounds()
+        if self.reference is not None:
+            self.reference.UpdatePipeline(nearest)
+            rest = self.reference.GetDataInformation().GetBounds()
+            bounds = [f(a, b) for f, a, b in zip([min, max] * 3, bounds, rest)]
+        self.fit(bounds)
         return nearest
 
     def fit(self, bounds):

@@ -4,10 +4,13 @@ the activation of a muscle group, that group's fibre directions as glyphs), for 
 
 Usage: pvpython postprocess/render_arm.py SERIES.pvd [--group longitudinal_dorsal]
                                           [--times 0.25 0.5 1.0] [--out DIR] [--size 900 700]
-                                          [--view-from 1 0.35 0.25]
+                                          [--view-from 1 0.35 0.25] [--clip] [--reference]
 
 Needs Debian's python3-paraview (pvpython); on a machine without a display run it under
 `xvfb-run -a -s "-noreset"`. Writes one PNG per time: <out>/<stem>_<group>_t<time>.png.
+--group a+b+... colours by the summed activation of groups that share no cells (all their fibres
+drawn); --clip cuts away the half of the arm facing the camera; --reference adds the rest shape in
+grey below the arm (open_in_paraview.ArmView).
 """
 import argparse
 import os
@@ -27,11 +30,14 @@ def main():
     parser.add_argument("--size", type=int, nargs=2, default=[900, 700])
     parser.add_argument("--view-from", type=float, nargs=3, default=[1.0, 0.35, 0.25],
                         help="direction from the arm to the camera (y is up in the picture)")
+    parser.add_argument("--clip", action="store_true", help="cut away the half of the arm facing the camera")
+    parser.add_argument("--reference", action="store_true", help="the rest shape in grey below the arm")
     args = parser.parse_args()
     out = args.out or os.path.dirname(os.path.abspath(args.series))
     os.makedirs(out, exist_ok=True)
     start = clock.time()
-    arm = ArmView(args.series, args.group, view_size=args.size, view_from=args.view_from)
+    arm = ArmView(args.series, args.group, view_size=args.size, view_from=args.view_from, clip=args.clip,
+                  reference=args.reference)
     stem = os.path.splitext(os.path.basename(args.series))[0]
     for t in args.times:
         shown = arm.show_time(t)
