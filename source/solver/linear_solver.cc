@@ -151,6 +151,11 @@ namespace hydrostat
                       "first solved by GMRES preconditioned with the factorisation of the solve's first tangent, "
                       "to the Relative tolerance in at most this many iterations, and factorised anew only if that "
                       "does not converge. 0: factorise every tangent.");
+    prm.declare_entry("Preconditioner reuse", "true", Patterns::Bool(),
+                      "CG/GMRES: within one Newton solve, the preconditioner (AMG, and the checkerboard "
+                      "correction of the block preconditioner) is built for the solve's first tangent and kept "
+                      "for the later ones; built anew where a solve with it needs more than twice the first "
+                      "solve's iterations. false: built for every tangent.");
     prm.declare_entry("Relative tolerance", "1e-8", Patterns::Double(0.0),
                       "Iterative solvers stop at |r| <= tolerance |b|.");
     prm.declare_entry("Max iterations", "1000", Patterns::Integer(1), "Iteration limit of CG/GMRES.");
@@ -184,6 +189,7 @@ namespace hydrostat
     direct_package              = from_name<DirectPackage>(prm.get("Direct solver package"), package_names);
     relative_tolerance          = prm.get_double("Relative tolerance");
     reuse_iterations            = prm.get_integer("Factorization reuse iterations");
+    reuse_preconditioner        = prm.get_bool("Preconditioner reuse");
     max_iterations              = prm.get_integer("Max iterations");
     preconditioner              = from_name<Preconditioner>(prm.get("Preconditioner"), preconditioner_names);
     use_checkerboard_correction = prm.get_bool("Checkerboard correction");
@@ -232,10 +238,21 @@ namespace hydrostat
     }
   };
 
+  struct LinearSolver::IterativePreconditioner
+  {
+    TrilinosWrappers::PreconditionAMG     amg;
+    std::optional<CheckerboardCorrection> checkerboard;
+    const Epetra_CrsMatrix               *matrix           = nullptr; // the matrix it was built for
+    bool                                  current          = false;   // built since renew_factorization()
+    unsigned int                          fresh_iterations = 0;       // of the solve it was built for
+  };
+
   void LinearSolver::renew_factorization() const
   {
     if (factorization)
       factorization->current = false;
+    if (iterative)
+      iterative->current = false;
   }
 
   LinearSolver::Statistics LinearSolver::solve_direct(const TrilinosWrappers::SparseMatrix &A,
@@ -334,19 +351,48 @@ namespace hydrostat
         return statistics;
       }
 
-    TrilinosWrappers::PreconditionAMG     amg;
-    std::optional<CheckerboardCorrection> checkerboard;
+    // A kept preconditioner that needs more than twice the iterations of the solve it was built
+    // for no longer fits the tangent: it is built for this one and the solve repeated.
+    const bool reuse =
+      reuse_preconditioner && iterative && iterative->current && iterative->matrix == &A.trilinos_matrix();
+    if (reuse)
+      try
+        {
+          const unsigned int limit = std::min(max_iterations, 2 * iterative->fresh_iterations + 10);
+          return solve_iterative(A, x, b, blocks, limit, timer);
+        }
+      catch (const LinearSolverFailure &)
+        {
+          x = 0;
+        }
     {
-      const auto scope = timed(timer, "preconditioner setup");
-      setup_amg(amg, A, dof_handler);
+      const auto scope  = timed(timer, "preconditioner setup");
+      iterative         = std::make_shared<IterativePreconditioner>();
+      iterative->matrix = &A.trilinos_matrix();
+      setup_amg(iterative->amg, A, dof_handler);
       if (blocks && blocks->checkerboard_basis() && use_checkerboard_correction)
-        checkerboard.emplace(A, *blocks, checkerboard_cycles);
+        iterative->checkerboard.emplace(A, *blocks, checkerboard_cycles);
     }
+    statistics                  = solve_iterative(A, x, b, blocks, max_iterations, timer);
+    statistics.factorised       = true;
+    iterative->current          = true;
+    iterative->fresh_iterations = statistics.iterations;
+    return statistics;
+  }
+
+  LinearSolver::Statistics LinearSolver::solve_iterative(const TrilinosWrappers::SparseMatrix &A,
+                                                         TrilinosWrappers::MPI::Vector        &x,
+                                                         const TrilinosWrappers::MPI::Vector  &b,
+                                                         const PressureBlocks *blocks, const unsigned int limit,
+                                                         TimerOutput *timer) const
+  {
+    const TrilinosWrappers::PreconditionAMG &amg = iterative->amg;
     if (blocks)
-      return solve_blocks(A, x, b, *blocks, amg, checkerboard ? &*checkerboard : nullptr, timer);
+      return solve_blocks(A, x, b, *blocks, amg, iterative->checkerboard ? &*iterative->checkerboard : nullptr, limit,
+                          timer);
 
     const auto    scope = timed(timer, "linear solve");
-    SolverControl control(max_iterations, relative_tolerance * b.l2_norm());
+    SolverControl control(limit, relative_tolerance * b.l2_norm());
     try
       {
         if (solver_type == SolverType::cg)
@@ -360,11 +406,12 @@ namespace hydrostat
         throw LinearSolverFailure(type() + " failed: " +
                                   (dynamic_cast<const SolverControl::NoConvergence *>(&error) ?
                                      "no convergence to the relative tolerance " +
-                                       Utilities::to_string(relative_tolerance) + " in " +
-                                       std::to_string(max_iterations) + " iterations" :
+                                       Utilities::to_string(relative_tolerance) + " in " + std::to_string(limit) +
+                                       " iterations" :
                                      message_of(error)) +
                                   " (parameters 'Linear solver/Solver type', 'Max iterations', 'Relative tolerance')");
       }
+    Statistics statistics;
     statistics.iterations = control.last_step();
     return statistics;
   }
@@ -399,7 +446,7 @@ namespace hydrostat
   LinearSolver::Statistics LinearSolver::solve_blocks(
     const TrilinosWrappers::SparseMatrix &A, TrilinosWrappers::MPI::Vector &x, const TrilinosWrappers::MPI::Vector &b,
     const PressureBlocks &blocks, const TrilinosWrappers::PreconditionAMG &amg,
-    const CheckerboardCorrection *checkerboard, TimerOutput *timer) const
+    const CheckerboardCorrection *checkerboard, const unsigned int limit, TimerOutput *timer) const
   {
     const auto     scope = timed(timer, "linear solve");
     const MPI_Comm comm  = A.get_mpi_communicator();
@@ -408,7 +455,7 @@ namespace hydrostat
     rhs.block(0) = b;
     rhs.block(1) = blocks.pressure_rhs();
     solution     = 0;
-    SolverControl control(max_iterations, relative_tolerance * rhs.l2_norm());
+    SolverControl control(limit, relative_tolerance * rhs.l2_norm());
     try
       {
         SolverGMRES<BlockVector> gmres(control, SolverGMRES<BlockVector>::AdditionalData(200, /*right=*/true));
@@ -421,7 +468,7 @@ namespace hydrostat
           "block-preconditioned GMRES failed: " +
           (dynamic_cast<const SolverControl::NoConvergence *>(&error) ?
              "no convergence to the relative tolerance " + Utilities::to_string(relative_tolerance) + " in " +
-               std::to_string(max_iterations) + " iterations" :
+               std::to_string(limit) + " iterations" :
              message_of(error)) +
           " (parameters 'Linear solver/Preconditioner', 'Max iterations', 'Relative tolerance')");
       }

@@ -5,7 +5,8 @@
 // 1e-12 relative: the displacements equal those of a factorisation per tangent to 1e-9 of the tip
 // deflection (both are converged to far below it), every Newton solve factorises at least once (the
 // reuse never crosses a step, which keeps restarts bitwise) and at most half the tangents are
-// factorised.
+// factorised. The same for the preconditioner of GMRES (Linear solver/Preconditioner reuse), kept
+// from the first tangent of each Newton solve.
 #include <gtest/gtest.h>
 
 #include "case_builder.h"
@@ -22,35 +23,53 @@ namespace
     Simulation::RunStatistics statistics;
   };
 
-  Outcome run_bar(const unsigned int reuse_iterations)
+  /// The bar with @p linear_solver (lines of the Linear solver subsection).
+  Outcome run_bar(const std::string &linear_solver)
   {
     test_support::Case c(test_support::febio_bar(R"(
 subsection Newton
   set Relative residual = 1e-12
 end
 subsection Linear solver
-  set Factorization reuse iterations = )" + std::to_string(reuse_iterations) +
-                                                 "\nend\n"));
+)" + linear_solver + "\nend\n"));
     c.simulation->setup();
     for (unsigned int step = 0; step < 10; ++step)
       EXPECT_EQ(c.simulation->advance(0.1), 0.1) << c.log.str();
     return {c.simulation->displacement(), c.simulation->run_statistics()};
   }
+  /// Both runs converge to far below 1e-9 of the tip deflection, so their displacements agree
+  /// to that; the reused run builds at least once per step and for at most half its tangents.
+  void expect_same_solution_with_fewer_builds(const Outcome &fresh, const Outcome &reused)
+  {
+    EXPECT_GE(reused.statistics.factorizations, reused.statistics.steps);
+    EXPECT_LE(2 * reused.statistics.factorizations, reused.statistics.newton_iterations);
+    Simulation::Vector difference = reused.u;
+    difference -= fresh.u;
+    const double tip = fresh.u.linfty_norm();
+    std::cout << "tip deflection " << tip << " m, max difference " << difference.linfty_norm() << " m; "
+              << "builds " << reused.statistics.factorizations << " of " << reused.statistics.newton_iterations
+              << " Newton iterations (" << fresh.statistics.factorizations << " without reuse)" << std::endl;
+    EXPECT_GT(tip, 0.02);
+    EXPECT_LE(difference.linfty_norm(), 1e-9 * tip);
+  }
 } // namespace
 
 TEST(LinearSolver, FactorizationReuseKeepsTheNewtonSolution)
 {
-  const Outcome fresh = run_bar(0), reused = run_bar(10);
+  const Outcome fresh  = run_bar("set Factorization reuse iterations = 0"),
+                reused = run_bar("set Factorization reuse iterations = 10");
   EXPECT_EQ(fresh.statistics.factorizations, fresh.statistics.linear_iterations)
     << "without reuse every solve factorises";
-  EXPECT_GE(reused.statistics.factorizations, reused.statistics.steps);
-  EXPECT_LE(2 * reused.statistics.factorizations, reused.statistics.newton_iterations);
-  Simulation::Vector difference = reused.u;
-  difference -= fresh.u;
-  const double tip = fresh.u.linfty_norm();
-  std::cout << "tip deflection " << tip << " m, max difference " << difference.linfty_norm() << " m; "
-            << "factorisations " << reused.statistics.factorizations << " of " << reused.statistics.newton_iterations
-            << " Newton iterations (" << fresh.statistics.factorizations << " without reuse)" << std::endl;
-  EXPECT_GT(tip, 0.02);
-  EXPECT_LE(difference.linfty_norm(), 1e-9 * tip);
+  expect_same_solution_with_fewer_builds(fresh, reused);
+}
+
+// The same for CG/GMRES's preconditioner (Linear solver/Preconditioner reuse): GMRES with the block
+// preconditioner builds it (AMG on K_uu) for the first tangent of each Newton solve only.
+TEST(LinearSolver, PreconditionerReuseKeepsTheNewtonSolution)
+{
+  const Outcome fresh  = run_bar("set Solver type = GMRES\nset Preconditioner reuse = false"),
+                reused = run_bar("set Solver type = GMRES\nset Preconditioner reuse = true");
+  EXPECT_EQ(fresh.statistics.factorizations, fresh.statistics.newton_iterations)
+    << "without reuse every solve builds its preconditioner";
+  expect_same_solution_with_fewer_builds(fresh, reused);
 }

@@ -62,14 +62,16 @@ namespace hydrostat
     struct Statistics
     {
       unsigned int iterations = 0;
-      bool         factorised = false; // direct solver: the matrix was factorised (not a reused factorisation)
+      // The matrix was factorised (direct) or its CG/GMRES preconditioner built: not a reused one.
+      bool factorised = false;
     };
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);
 
-    /// Solves A x = b to a residual of Relative tolerance · |b|. The preconditioner is set up
-    /// anew for each matrix (each Newton iteration). With @p blocks (three-field element,
+    /// Solves A x = b to a residual of Relative tolerance · |b|. The preconditioner (or the
+    /// factorisation) of the first matrix after renew_factorization() serves the later ones where
+    /// that converges (Preconditioner reuse, Factorization reuse iterations). With @p blocks (three-field element,
     /// Preconditioner = block), A is K_uu only and the condensed system A + Bᵀ C⁻¹ B is solved
     /// through its saddle-point form (see PressureBlocks).
     Statistics solve(const dealii::TrilinosWrappers::SparseMatrix &A, dealii::TrilinosWrappers::MPI::Vector &x,
@@ -82,15 +84,20 @@ namespace hydrostat
     /// condensed tangent degrades with K/μ and fails at 10⁵ DoFs for K/μ = 1000), else AMG.
     void choose(dealii::types::global_dof_index n_dofs, bool three_field);
 
-    /// Drops the direct solver's factorization, which refers to the last matrix: call it before
-    /// that matrix is destroyed.
-    void release_factorization() const { factorization.reset(); }
+    /// Drops the direct solver's factorization and the kept CG/GMRES preconditioner, which refer
+    /// to the last matrix: call it before that matrix is destroyed.
+    void release_factorization() const
+    {
+      factorization.reset();
+      iterative.reset();
+    }
 
     /// Direct solver: the next solve factorises its matrix, and until the next call later
     /// matrices are solved by GMRES preconditioned with that factorisation (at most
     /// 'Factorization reuse iterations'), refactorised only where that does not converge. Called
     /// at the start of every Newton solve: the tangents of one solve differ little, and a run
-    /// resumed from a checkpoint repeats the uninterrupted run bit for bit.
+    /// resumed from a checkpoint repeats the uninterrupted run bit for bit. CG/GMRES likewise
+    /// build their preconditioner for the next matrix and keep it (Preconditioner reuse).
     void renew_factorization() const;
 
     /// The solver type as given, or as chosen once choose() has run.
@@ -124,16 +131,24 @@ namespace hydrostat
                                   const dealii::TrilinosWrappers::MPI::Vector &b, Statistics &statistics) const;
     void setup_amg(dealii::TrilinosWrappers::PreconditionAMG &amg, const dealii::TrilinosWrappers::SparseMatrix &A,
                    const dealii::DoFHandler<3> &dof_handler) const;
+    /// CG/GMRES (or the block system) on A x = b with the kept preconditioner, at most @p limit
+    /// iterations; throws LinearSolverFailure.
+    Statistics solve_iterative(const dealii::TrilinosWrappers::SparseMatrix &A,
+                               dealii::TrilinosWrappers::MPI::Vector &x, const dealii::TrilinosWrappers::MPI::Vector &b,
+                               const PressureBlocks *blocks, const unsigned int limit,
+                               dealii::TimerOutput *timer) const;
     Statistics solve_blocks(const dealii::TrilinosWrappers::SparseMatrix &A, dealii::TrilinosWrappers::MPI::Vector &x,
                             const dealii::TrilinosWrappers::MPI::Vector &b, const PressureBlocks &blocks,
                             const dealii::TrilinosWrappers::PreconditionAMG &amg,
-                            const CheckerboardCorrection *checkerboard, dealii::TimerOutput *timer) const;
+                            const CheckerboardCorrection *checkerboard, const unsigned int limit,
+                            dealii::TimerOutput *timer) const;
 
     SolverType                      solver_type                 = SolverType::automatic;
     dealii::types::global_dof_index direct_limit                = 200000;
     Preconditioner                  preconditioner              = Preconditioner::automatic;
     DirectPackage                   direct_package              = DirectPackage::mumps;
     unsigned int                    reuse_iterations            = 10;
+    bool                            reuse_preconditioner        = true;
     double                          relative_tolerance          = 1e-8;
     unsigned int                    max_iterations              = 1000;
     Smoother                        smoother_type               = Smoother::chebyshev;
@@ -151,8 +166,11 @@ namespace hydrostat
     /// so the ordering and symbolic analysis are done once and each Newton iteration only
     /// refactorises the values (Amesos NumericFactorization).
     struct Factorization;
-    mutable std::shared_ptr<Factorization>  factorization;
-    mutable const dealii::DoFHandler<3>    *modes_dof_handler = nullptr;
-    mutable dealii::types::global_dof_index modes_n_dofs      = 0;
+    mutable std::shared_ptr<Factorization> factorization;
+    /// The CG/GMRES preconditioner of the first tangent of a Newton solve (Preconditioner reuse).
+    struct IterativePreconditioner;
+    mutable std::shared_ptr<IterativePreconditioner> iterative;
+    mutable const dealii::DoFHandler<3>             *modes_dof_handler = nullptr;
+    mutable dealii::types::global_dof_index          modes_n_dofs      = 0;
   };
 } // namespace hydrostat

@@ -90,7 +90,8 @@ namespace hydrostat
     /// run() from the start without signals.
     Outcome run();
 
-    /// Counts of the whole run (the part before a restart included), for run.json.
+    /// Counts of the whole run (the part before a restart included), for run.json. factorizations:
+    /// the tangents factorised (direct) or for which CG/GMRES built their preconditioner.
     struct RunStatistics
     {
       std::uint64_t steps = 0, newton_iterations = 0, linear_iterations = 0, factorizations = 0, cut_backs = 0;
