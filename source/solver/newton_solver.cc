@@ -101,7 +101,7 @@ namespace hydrostat
     trial_residual.reinit(u);
     if (problem.judged_residual)
       problem.judged_residual(residual, judged);
-    const double g0 = std::abs(du * judged), r0 = problem.judged_residual ? judged.l2_norm() : r;
+    const double g0 = std::abs(du * judged), r0 = judged.l2_norm();
     double       alpha = 1.0, longest_admissible = 0.0;
     Evaluation   trial_evaluation;
     while (control.line_search || alpha == 1.0)

@@ -145,7 +145,8 @@ namespace hydrostat
     muscle_tendon_units.assemble(u_ghost, u_n_ghost, v_n_ghost, a_n_ghost, step.c, step.t, step.dt, inhomogeneous,
                                  homogeneous, residual, system, rhs);
     residual.compress(VectorOperation::add);
-    cell_constraint_residual.compress(VectorOperation::add);
+    if (condensed_fields.iterating())
+      cell_constraint_residual.compress(VectorOperation::add);
     if (system)
       {
         system->compress(VectorOperation::add);

@@ -71,9 +71,9 @@ namespace hydrostat
 
     /// Solves A x = b to a residual of Relative tolerance · |b|. The preconditioner (or the
     /// factorisation) of the first matrix after renew_factorization() serves the later ones where
-    /// that converges (Preconditioner reuse, Factorization reuse iterations). With @p blocks (three-field element,
-    /// Preconditioner = block), A is K_uu only and the condensed system A + Bᵀ C⁻¹ B is solved
-    /// through its saddle-point form (see PressureBlocks).
+    /// that converges (Preconditioner reuse, Factorization reuse iterations). With @p blocks
+    /// (three-field element, Preconditioner = block), A is K_uu only and the condensed system
+    /// A + Bᵀ C⁻¹ B is solved through its saddle-point form (see PressureBlocks).
     Statistics solve(const dealii::TrilinosWrappers::SparseMatrix &A, dealii::TrilinosWrappers::MPI::Vector &x,
                      const dealii::TrilinosWrappers::MPI::Vector &b, const dealii::DoFHandler<3> &dof_handler,
                      dealii::TimerOutput *timer = nullptr, const PressureBlocks *blocks = nullptr) const;
