@@ -14,6 +14,7 @@ Usage (from the repository root; needs numpy from Debian, hence /usr/bin/python3
   /usr/bin/python3 benchmarks/solver_scaling.py                     # sizes 8 18 26 40, ranks 1 2
   /usr/bin/python3 benchmarks/solver_scaling.py --quick             # the two smallest sizes
   /usr/bin/python3 benchmarks/solver_scaling.py --sizes 8 18 --ranks 1
+  /usr/bin/python3 benchmarks/solver_scaling.py --set 'Newton/Forcing term=fixed'   # any parameter
   /usr/bin/python3 benchmarks/solver_scaling.py --from-logs         # re-print from the last logs
 """
 
@@ -21,6 +22,7 @@ import argparse
 import csv
 import os
 import re
+import shlex
 import shutil
 import signal
 import sys
@@ -164,8 +166,9 @@ def fit_exponents(rows, out=sys.stdout):
 def run_one(args, sub, ranks, run_dir):
     case = write_case(run_dir, sub, args.solver, args.preconditioner, args.steps, args.line_search, args.bulk_modulus)
     # One /usr/bin/time per rank, writing to time.<rank>.txt (Open MPI sets OMPI_COMM_WORLD_RANK).
+    settings = "".join(f" --set {shlex.quote(s)}" for s in args.set)
     timed = ["sh", "-c", f'exec /usr/bin/time -v -o "{run_dir}/time.${{OMPI_COMM_WORLD_RANK:-0}}.txt" '
-                         f'"{args.hydrostat}" "{case}"']
+                         f'"{args.hydrostat}" "{case}"{settings}']
     cmd = ["nice", "-n", str(args.nice)]
     if ranks > 1 or args.always_mpirun:
         cmd += ["mpirun", "-np", str(ranks), "--bind-to", "none"]
@@ -192,6 +195,8 @@ def main():
                         help="K [Pa] (mu = 2e5 Pa): default 2e8, K/mu = 1000; 2e7 gives K/mu = 100")
     parser.add_argument("--line-search", action="store_true",
                         help="turn Newton/Line search on (off in the benchmark; see clamped_bar.prm)")
+    parser.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
+                        help="passed to hydrostat's --set, e.g. 'Newton/Forcing term=fixed' (repeatable)")
     parser.add_argument("--nice", type=int, default=10, help="niceness of the runs (default 10)")
     parser.add_argument("--always-mpirun", action="store_true", help="start 1-rank runs through mpirun too")
     parser.add_argument("--from-logs", action="store_true",
