@@ -32,6 +32,7 @@
 #include <deal.II/lac/solver_cg.h>
 #include <deal.II/lac/solver_control.h>
 #include <deal.II/lac/trilinos_precondition.h>
+#include <deal.II/lac/trilinos_solver.h>
 #include <deal.II/lac/trilinos_sparse_matrix.h>
 #include <deal.II/lac/trilinos_sparsity_pattern.h>
 #include <deal.II/matrix_free/fe_evaluation.h>
@@ -251,29 +252,34 @@ namespace mf_prototype
     AlignedVector<QPointData<VectorizedType>> cache;
   };
 
-  /// Coarse-level solve of the multigrid: CG + ML AMG to a relative tolerance, or one AMG V-cycle.
+  /// Coarse-level solve of the multigrid: a sparse direct solver (MUMPS through Amesos; tol < 0),
+  /// one AMG V-cycle (tol = 0) or CG + ML AMG to the relative tolerance tol.
   class CoarseSolver : public MGCoarseGridBase<VectorType>
   {
   public:
-    CoarseSolver(const TrilinosWrappers::SparseMatrix &A, const TrilinosWrappers::PreconditionAMG &amg, double tol)
+    CoarseSolver(const TrilinosWrappers::SparseMatrix &A, const TrilinosWrappers::PreconditionAMG &amg,
+                 TrilinosWrappers::SolverDirect &direct, double tol)
       : A(A)
       , amg(amg)
+      , direct(direct)
       , tol(tol)
     {}
 
     void operator()(const unsigned int, VectorType &dst, const VectorType &src) const override
     {
-      if (tol <= 0)
-        {
-          amg.vmult(dst, src);
-          return;
-        }
-      ReductionControl     control(2000, 1e-300, tol);
-      SolverCG<VectorType> cg(control);
-      dst = 0;
-      cg.solve(A, dst, src, amg);
-      iterations += control.last_step();
       ++calls;
+      if (tol < 0)
+        direct.solve(dst, src);
+      else if (tol == 0)
+        amg.vmult(dst, src);
+      else
+        {
+          ReductionControl     control(2000, 1e-300, tol);
+          SolverCG<VectorType> cg(control);
+          dst = 0;
+          cg.solve(A, dst, src, amg);
+          iterations += control.last_step();
+        }
     }
 
     mutable unsigned long iterations = 0, calls = 0;
@@ -281,6 +287,7 @@ namespace mf_prototype
   private:
     const TrilinosWrappers::SparseMatrix    &A;
     const TrilinosWrappers::PreconditionAMG &amg;
+    TrilinosWrappers::SolverDirect          &direct;
     double                                   tol;
   };
 
@@ -368,6 +375,9 @@ namespace mf_prototype
     mg::SmootherRelaxation<Smoother, VectorType>                                        smoother;
     TrilinosWrappers::SparseMatrix                                                      coarse_matrix;
     TrilinosWrappers::PreconditionAMG                                                   coarse_amg;
+    SolverControl                                                                       direct_control;
+    TrilinosWrappers::SolverDirect                                                      coarse_direct{direct_control,
+                                                 TrilinosWrappers::SolverDirect::AdditionalData(false, "Amesos_Mumps")};
     std::unique_ptr<Epetra_MultiVector>                                                 coarse_modes;
     std::unique_ptr<CoarseSolver>                                                       coarse_solver;
     mg::Matrix<VectorType>                                                              mg_matrix;
@@ -446,7 +456,7 @@ namespace mf_prototype
           coarse_constraints.copy_from(level_constraints);
       }
     transfer.build(dof_handler);
-    coarse_solver = std::make_unique<CoarseSolver>(coarse_matrix, coarse_amg, options.coarse_tol);
+    coarse_solver = std::make_unique<CoarseSolver>(coarse_matrix, coarse_amg, coarse_direct, options.coarse_tol);
     mg_matrix.initialize(level_operators);
     multigrid = std::make_unique<Multigrid<VectorType>>(mg_matrix, *coarse_solver, transfer, smoother, smoother);
     gmg = std::make_unique<PreconditionMG<dim, VectorType, MGTransferMatrixFree<dim, double>>>(dof_handler, *multigrid,
@@ -558,7 +568,10 @@ namespace mf_prototype
             coarse_matrix.reinit(sp);
             std::map<types::global_dof_index, std::pair<Point<dim>, unsigned int>> points;
             assemble(dof_handler.mg_cell_iterators_on_level(0), true, state, coarse_constraints, coarse_matrix, points);
-            initialize_amg(coarse_amg, coarse_matrix, points, degree > 1, coarse_modes);
+            if (options.coarse_tol < 0)
+              coarse_direct.initialize(coarse_matrix);
+            else
+              initialize_amg(coarse_amg, coarse_matrix, points, degree > 1, coarse_modes);
           }
       }
     smoother.initialize(level_operators, smoother_data);
