@@ -258,7 +258,7 @@ namespace mf_prototype
   {
   public:
     CoarseSolver(const TrilinosWrappers::SparseMatrix &A, const TrilinosWrappers::PreconditionAMG &amg,
-                 TrilinosWrappers::SolverDirect &direct, double tol)
+                 const std::unique_ptr<TrilinosWrappers::SolverDirect> &direct, double tol)
       : A(A)
       , amg(amg)
       , direct(direct)
@@ -269,7 +269,7 @@ namespace mf_prototype
     {
       ++calls;
       if (tol < 0)
-        direct.solve(dst, src);
+        direct->solve(dst, src);
       else if (tol == 0)
         amg.vmult(dst, src);
       else
@@ -285,10 +285,10 @@ namespace mf_prototype
     mutable unsigned long iterations = 0, calls = 0;
 
   private:
-    const TrilinosWrappers::SparseMatrix    &A;
-    const TrilinosWrappers::PreconditionAMG &amg;
-    TrilinosWrappers::SolverDirect          &direct;
-    double                                   tol;
+    const TrilinosWrappers::SparseMatrix                  &A;
+    const TrilinosWrappers::PreconditionAMG               &amg;
+    const std::unique_ptr<TrilinosWrappers::SolverDirect> &direct;
+    double                                                 tol;
   };
 
   /// The six rigid-body modes of the DoFs listed in @p points (global index -> support point and
@@ -376,8 +376,7 @@ namespace mf_prototype
     TrilinosWrappers::SparseMatrix                                                      coarse_matrix;
     TrilinosWrappers::PreconditionAMG                                                   coarse_amg;
     SolverControl                                                                       direct_control;
-    TrilinosWrappers::SolverDirect                                                      coarse_direct{direct_control,
-                                                 TrilinosWrappers::SolverDirect::AdditionalData(false, "Amesos_Mumps")};
+    std::unique_ptr<TrilinosWrappers::SolverDirect>                                     coarse_direct;
     std::unique_ptr<Epetra_MultiVector>                                                 coarse_modes;
     std::unique_ptr<CoarseSolver>                                                       coarse_solver;
     mg::Matrix<VectorType>                                                              mg_matrix;
@@ -565,11 +564,16 @@ namespace mf_prototype
             TrilinosWrappers::SparsityPattern sp(level_owned, level_owned, level_relevant, comm);
             MGTools::make_sparsity_pattern(dof_handler, sp, 0, coarse_constraints, false);
             sp.compress();
+            coarse_direct.reset(); // Amesos refers to the old matrix: release it first
             coarse_matrix.reinit(sp);
             std::map<types::global_dof_index, std::pair<Point<dim>, unsigned int>> points;
             assemble(dof_handler.mg_cell_iterators_on_level(0), true, state, coarse_constraints, coarse_matrix, points);
             if (options.coarse_tol < 0)
-              coarse_direct.initialize(coarse_matrix);
+              {
+                coarse_direct = std::make_unique<TrilinosWrappers::SolverDirect>(
+                  direct_control, TrilinosWrappers::SolverDirect::AdditionalData(false, "Amesos_Mumps"));
+                coarse_direct->initialize(coarse_matrix);
+              }
             else
               initialize_amg(coarse_amg, coarse_matrix, points, degree > 1, coarse_modes);
           }
