@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -54,6 +55,35 @@ namespace hydrostat
           points.emplace_back(v[0], v[1], v[2]);
         }
       return points;
+    }
+
+    /// Every point constraint must sit on a mesh vertex (the test of make_constraints(), within
+    /// 1e-6 of a cell's diameter): one that matches none would hold nothing, and the run would go
+    /// on with the rigid motions it was meant to remove, or with the wrong point held.
+    void require_vertices_at(const std::vector<BoundaryConditions::PointConstraint> &points,
+                             const Triangulation<3> &triangulation, const MPI_Comm comm)
+    {
+      for (const auto &point : points)
+        {
+          double nearest = std::numeric_limits<double>::max();
+          bool   found   = false;
+          for (const auto &cell : triangulation.active_cell_iterators())
+            if (cell->is_locally_owned())
+              for (const unsigned int v : cell->vertex_indices())
+                {
+                  const double distance = cell->vertex(v).distance(point.position);
+                  nearest               = std::min(nearest, distance);
+                  found                 = found || distance < 1e-6 * cell->diameter();
+                }
+          if (Utilities::MPI::max(int(found), comm) == 0)
+            {
+              std::ostringstream message;
+              message << "Parameter 'Boundary conditions/Point constraints': no mesh vertex at (" << point.position
+                      << ") m; the nearest is " << Utilities::MPI::min(nearest, comm)
+                      << " m away. Give the coordinates of a vertex, in metres (after Mesh/Scale).";
+              require(false, message.str());
+            }
+        }
     }
   } // namespace
 
@@ -186,6 +216,7 @@ namespace hydrostat
       }
     print_material_volumes();
     setup_dofs();
+    require_vertices_at(boundary_conditions.point_constraints(), triangulation, comm);
     setup_muscles();
     set_initial_conditions();
   }

@@ -152,7 +152,7 @@ namespace hydrostat
     double                          relative_tolerance          = 1e-8;
     unsigned int                    max_iterations              = 1000;
     Smoother                        smoother_type               = Smoother::chebyshev;
-    unsigned int                    smoother_sweeps             = 2;
+    unsigned int                    smoother_sweeps             = 0; // auto
     double                          aggregation_threshold       = 1e-4;
     bool                            w_cycle                     = false;
     bool                            use_checkerboard_correction = true;
