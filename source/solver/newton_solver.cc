@@ -68,7 +68,7 @@ namespace hydrostat
         // whole, and the system at u + δu, which would only confirm convergence, is not assembled
         // (one assembly per time step saved; the converged state is the same).
         const bool   last  = residual_ok && du.l2_norm() <= update_tolerance;
-        const double alpha = last ? 1.0 : line_search(problem, u, du, residual, r, evaluation, evaluated);
+        const double alpha = last ? 1.0 : line_search(problem, u, du, residual, evaluation, evaluated);
         u.add(alpha, du);
         if (problem.take_step)
           problem.take_step(alpha);
@@ -83,7 +83,7 @@ namespace hydrostat
   }
 
   double NewtonSolver::line_search(const Problem &problem, const Vector &u, const Vector &du, Vector &residual,
-                                   const double r, Evaluation &evaluation, bool &evaluated) const
+                                   Evaluation &evaluation, bool &evaluated) const
   {
     // A step is accepted if it inverts no element and either the directional derivative of the
     // potential, g(α) = δu·R(u + α δu), has dropped (strong Wolfe, |g(α)| ≤ 0.9 |g(0)|) or |R|

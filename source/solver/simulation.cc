@@ -57,9 +57,15 @@ namespace hydrostat
       return points;
     }
 
-    /// Every point constraint must sit on a mesh vertex (the test of make_constraints(), within
-    /// 1e-6 of a cell's diameter): one that matches none would hold nothing, and the run would go
-    /// on with the rigid motions it was meant to remove, or with the wrong point held.
+    /// Whether vertex @p v of @p cell is the point @p p of a point constraint (to 1e-6 of the cell's size).
+    bool is_vertex_at(const CellAccessor<3> &cell, const unsigned int v, const Point<3> &p)
+    {
+      return cell.vertex(v).distance(p) < 1e-6 * cell.diameter();
+    }
+
+    /// Every point constraint must sit on a mesh vertex (is_vertex_at()): one that matches none
+    /// would hold nothing, and the run would go on with the rigid motions it was meant to remove,
+    /// or with the wrong point held.
     void require_vertices_at(const std::vector<BoundaryConditions::PointConstraint> &points,
                              const Triangulation<3> &triangulation, const MPI_Comm comm)
     {
@@ -71,9 +77,8 @@ namespace hydrostat
             if (cell->is_locally_owned())
               for (const unsigned int v : cell->vertex_indices())
                 {
-                  const double distance = cell->vertex(v).distance(point.position);
-                  nearest               = std::min(nearest, distance);
-                  found                 = found || distance < 1e-6 * cell->diameter();
+                  nearest = std::min(nearest, cell->vertex(v).distance(point.position));
+                  found   = found || is_vertex_at(*cell, v, point.position);
                 }
           if (Utilities::MPI::max(int(found), comm) == 0)
             {
@@ -336,7 +341,7 @@ namespace hydrostat
       for (const auto &cell : dof_handler.active_cell_iterators())
         if (!cell->is_artificial())
           for (const unsigned int v : cell->vertex_indices())
-            if (cell->vertex(v).distance(point.position) < 1e-6 * cell->diameter())
+            if (is_vertex_at(*cell, v, point.position))
               for (unsigned int c = 0; c < 3; ++c)
                 if (point.components[c])
                   values[cell->vertex_dof_index(v, c)] = 0.0;

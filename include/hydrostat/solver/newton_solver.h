@@ -69,7 +69,7 @@ namespace hydrostat
 
     /// The step length α along @p du (NewtonControl). If the full step α = 1 is taken, its system
     /// is assembled: @p evaluated is then true and @p residual, @p evaluation are those at u + δu.
-    double line_search(const Problem &problem, const Vector &u, const Vector &du, Vector &residual, const double r,
+    double line_search(const Problem &problem, const Vector &u, const Vector &du, Vector &residual,
                        Evaluation &evaluation, bool &evaluated) const;
 
     NewtonControl                     control;
