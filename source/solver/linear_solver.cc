@@ -20,6 +20,8 @@
 #include <Teuchos_ParameterList.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <map>
 #include <optional>
 #include <vector>
@@ -65,7 +67,23 @@ namespace hydrostat
     const std::vector<std::string> solver_names         = {"auto", "CG", "GMRES", "direct"};
     const std::vector<std::string> preconditioner_names = {"auto", "AMG", "block"};
     const std::vector<std::string> smoother_names       = {"Chebyshev", "symmetric Gauss-Seidel"};
+    const std::vector<std::string> smoothing_names      = {"auto", "pre and post", "post"};
     const std::vector<std::string> package_names        = {"Amesos_Mumps", "Amesos_Klu"};
+
+    /// The value of an 'auto or number' parameter of this subsection: nullopt for auto, else a
+    /// number ≥ @p minimum (an integer if @p integer); anything else is an input error.
+    std::optional<double> auto_or_number(const std::string &value, const std::string &name, const double minimum,
+                                         const bool integer)
+    {
+      if (value == "auto")
+        return std::nullopt;
+      char        *end    = nullptr;
+      const double number = std::strtod(value.c_str(), &end);
+      require(!value.empty() && *end == '\0' && number >= minimum && (!integer || number == std::floor(number)),
+              "Parameter 'Linear solver/" + name + "' must be auto or " + (integer ? "an integer" : "a number") +
+                " >= " + Utilities::to_string(minimum) + ", got '" + value + "'.");
+      return number;
+    }
 
     /// The selection @p value (already checked by its Patterns::Selection) as an enum value.
     template <typename Enum>
@@ -151,11 +169,14 @@ namespace hydrostat
                       "first solved by GMRES preconditioned with the factorisation of the solve's first tangent, "
                       "to the Relative tolerance in at most this many iterations, and factorised anew only if that "
                       "does not converge. 0: factorise every tangent.");
-    prm.declare_entry("Preconditioner reuse", "true", Patterns::Bool(),
+    prm.declare_entry("Preconditioner reuse", "true", Patterns::Selection("true|false|across steps"),
                       "CG/GMRES: within one Newton solve, the preconditioner (AMG, and the checkerboard "
                       "correction of the block preconditioner) is built for the solve's first tangent and kept "
                       "for the later ones; built anew where a solve with it needs more than twice the first "
-                      "solve's iterations. false: built for every tangent.");
+                      "solve's iterations. false: built for every tangent. across steps: also kept into the next "
+                      "Newton solve (the next step or attempt) while the first solve of a Newton solve needs at most "
+                      "25 % more iterations than the first one it was built for; a run resumed from a checkpoint "
+                      "then repeats the uninterrupted run to the solver tolerance, not bit for bit.");
     prm.declare_entry("Relative tolerance", "1e-8", Patterns::Double(0.0),
                       "Iterative solvers stop at |r| <= tolerance |b|.");
     prm.declare_entry("Max iterations", "1000", Patterns::Integer(1), "Iteration limit of CG/GMRES.");
@@ -178,6 +199,14 @@ namespace hydrostat
                       "Smoother sweeps (Chebyshev: polynomial degree) per AMG level; auto: 1 in the block "
                       "preconditioner (its AMG cycle on K_uu: 26 % less time per Newton iteration than 2 at 2.9e5 "
                       "DoFs, benchmarks/README.md), 2 for AMG on the condensed tangent (which needs more).");
+    prm.declare_entry("AMG smoothing", "auto", Patterns::Selection("auto|pre and post|post"),
+                      "Where the AMG cycle smooths on each level; auto: post in the block preconditioner (its "
+                      "outer GMRES needs no symmetric preconditioner, and a cycle costs one fine-level product "
+                      "less), pre and post for AMG on the condensed tangent (CG needs a symmetric one).");
+    prm.declare_entry("AMG prolongator damping", "auto", Patterns::Anything(),
+                      "Damping factor of ML's smoothed-aggregation prolongator (0: unsmoothed aggregation); auto: 1 "
+                      "in the block preconditioner (with post-smoothing only, 11 % less GMRES time than ML's 4/3 "
+                      "at 2.9e5 DoFs, benchmarks/README.md), ML's 4/3 for AMG on the condensed tangent.");
     prm.declare_entry("AMG W-cycle", "false", Patterns::Bool(), "W-cycle instead of V-cycle.");
     prm.declare_entry("AMG aggregation threshold", "1e-4", Patterns::Double(0.0, 1.0), "ML aggregation threshold.");
     prm.leave_subsection();
@@ -191,16 +220,16 @@ namespace hydrostat
     direct_package              = from_name<DirectPackage>(prm.get("Direct solver package"), package_names);
     relative_tolerance          = prm.get_double("Relative tolerance");
     reuse_iterations            = prm.get_integer("Factorization reuse iterations");
-    reuse_preconditioner        = prm.get_bool("Preconditioner reuse");
+    reuse_preconditioner        = prm.get("Preconditioner reuse") != "false";
+    reuse_across_steps          = prm.get("Preconditioner reuse") == "across steps";
     max_iterations              = prm.get_integer("Max iterations");
     preconditioner              = from_name<Preconditioner>(prm.get("Preconditioner"), preconditioner_names);
     use_checkerboard_correction = prm.get_bool("Checkerboard correction");
     checkerboard_cycles         = prm.get_integer("Checkerboard coarse cycles");
     smoother_type               = from_name<Smoother>(prm.get("AMG smoother type"), smoother_names);
-    const std::string sweeps    = prm.get("AMG smoother sweeps");
-    smoother_sweeps             = sweeps == "auto" ? 0 : std::atoi(sweeps.c_str());
-    require(sweeps == "auto" || (sweeps.find_first_not_of("0123456789") == std::string::npos && smoother_sweeps > 0),
-            "Parameter 'Linear solver/AMG smoother sweeps' must be auto or a positive integer, got '" + sweeps + "'.");
+    smoother_sweeps             = auto_or_number(prm.get("AMG smoother sweeps"), "AMG smoother sweeps", 1, true);
+    smoothing                   = from_name<Smoothing>(prm.get("AMG smoothing"), smoothing_names);
+    prolongator_damping   = auto_or_number(prm.get("AMG prolongator damping"), "AMG prolongator damping", 0, false);
     w_cycle               = prm.get_bool("AMG W-cycle");
     aggregation_threshold = prm.get_double("AMG aggregation threshold");
     prm.leave_subsection();
@@ -250,14 +279,24 @@ namespace hydrostat
     const Epetra_CrsMatrix               *matrix           = nullptr; // the matrix it was built for
     bool                                  current          = false;   // built since renew_factorization()
     unsigned int                          fresh_iterations = 0;       // of the solve it was built for
+    // Preconditioner reuse = across steps: the iterations of the first solve of the Newton solve
+    // it was built in (0 if it was built for a later one) and of the latest Newton solve.
+    unsigned int built_first_iterations  = 0;
+    unsigned int latest_first_iterations = 0;
   };
 
   void LinearSolver::renew_factorization() const
   {
     if (factorization)
       factorization->current = false;
-    if (iterative)
+    // Across steps it is kept while the first solve of the latest Newton solve needed at most
+    // 25 % more iterations than the first solve it was built for (the later solves of a Newton
+    // solve need more, fresh or not); a build costs about half a solve at 10⁶ DoFs.
+    const bool fits = reuse_across_steps && iterative && iterative->built_first_iterations > 0 &&
+                      4 * iterative->latest_first_iterations <= 5 * iterative->built_first_iterations;
+    if (iterative && !fits)
       iterative->current = false;
+    first_solve = true;
   }
 
   LinearSolver::Statistics LinearSolver::solve_direct(const TrilinosWrappers::SparseMatrix &A,
@@ -364,7 +403,11 @@ namespace hydrostat
       try
         {
           const unsigned int limit = std::min(max_iterations, 2 * iterative->fresh_iterations + 10);
-          return solve_iterative(A, x, b, blocks, limit, timer);
+          statistics               = solve_iterative(A, x, b, blocks, limit, timer);
+          if (first_solve)
+            iterative->latest_first_iterations = statistics.iterations;
+          first_solve = false;
+          return statistics;
         }
       catch (const LinearSolverFailure &)
         {
@@ -378,10 +421,13 @@ namespace hydrostat
       if (blocks && blocks->checkerboard_basis() && use_checkerboard_correction)
         iterative->checkerboard.emplace(A, *blocks, checkerboard_cycles);
     }
-    statistics                  = solve_iterative(A, x, b, blocks, max_iterations, timer);
-    statistics.factorised       = true;
-    iterative->current          = true;
-    iterative->fresh_iterations = statistics.iterations;
+    statistics                         = solve_iterative(A, x, b, blocks, max_iterations, timer);
+    statistics.factorised              = true;
+    iterative->current                 = true;
+    iterative->fresh_iterations        = statistics.iterations;
+    iterative->built_first_iterations  = first_solve ? statistics.iterations : 0;
+    iterative->latest_first_iterations = statistics.iterations;
+    first_solve                        = false;
     return statistics;
   }
 
@@ -428,12 +474,19 @@ namespace hydrostat
     data.elliptic              = true;
     data.higher_order_elements = dof_handler.get_fe().degree > 1;
     data.smoother_type         = name_of(smoother_type, smoother_names).c_str();
-    data.smoother_sweeps = smoother_sweeps > 0 ? smoother_sweeps : preconditioner == Preconditioner::block ? 1 : 2;
-    data.w_cycle         = w_cycle;
+    // The block preconditioner's cycle only has to serve GMRES: one sweep, after the coarse
+    // correction only, and a less damped prolongator (benchmarks/README.md, ML settings).
+    const bool block           = preconditioner == Preconditioner::block;
+    data.smoother_sweeps       = smoother_sweeps ? static_cast<unsigned int>(*smoother_sweeps) : block ? 1 : 2;
+    data.w_cycle               = w_cycle;
     data.aggregation_threshold = aggregation_threshold;
     Teuchos::ParameterList              list;
     std::unique_ptr<Epetra_MultiVector> unused_constant_modes;
     data.set_parameters(list, unused_constant_modes, A);
+    if (smoothing == Smoothing::post || (smoothing == Smoothing::automatic && block))
+      list.set("smoother: pre or post", "post");
+    if (prolongator_damping || block)
+      list.set("aggregation: damping factor", prolongator_damping ? *prolongator_damping : 1.0);
     const Epetra_Map &row_map = A.trilinos_matrix().RowMap();
     if (!modes || modes_dof_handler != &dof_handler || modes_n_dofs != dof_handler.n_dofs() ||
         !modes->Map().SameAs(row_map))

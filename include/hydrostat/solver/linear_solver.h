@@ -8,6 +8,7 @@
 #include <deal.II/lac/trilinos_vector.h>
 
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -53,6 +54,13 @@ namespace hydrostat
       chebyshev,
       symmetric_gauss_seidel
     };
+    /// Where the AMG cycle smooths: auto (post in the block preconditioner, else both), both, post.
+    enum class Smoothing
+    {
+      automatic,
+      both,
+      post
+    };
     enum class DirectPackage
     {
       mumps,
@@ -97,7 +105,8 @@ namespace hydrostat
     /// 'Factorization reuse iterations'), refactorised only where that does not converge. Called
     /// at the start of every Newton solve: the tangents of one solve differ little, and a run
     /// resumed from a checkpoint repeats the uninterrupted run bit for bit. CG/GMRES likewise
-    /// build their preconditioner for the next matrix and keep it (Preconditioner reuse).
+    /// build their preconditioner for the next matrix and keep it (Preconditioner reuse); with
+    /// Preconditioner reuse = across steps a preconditioner that still fits is kept.
     void renew_factorization() const;
 
     /// The solver type as given, or as chosen once choose() has run.
@@ -143,16 +152,19 @@ namespace hydrostat
                             const CheckerboardCorrection *checkerboard, const unsigned int limit,
                             dealii::TimerOutput *timer) const;
 
-    SolverType                      solver_type                 = SolverType::automatic;
-    dealii::types::global_dof_index direct_limit                = 200000;
-    Preconditioner                  preconditioner              = Preconditioner::automatic;
-    DirectPackage                   direct_package              = DirectPackage::mumps;
-    unsigned int                    reuse_iterations            = 10;
-    bool                            reuse_preconditioner        = true;
-    double                          relative_tolerance          = 1e-8;
-    unsigned int                    max_iterations              = 1000;
-    Smoother                        smoother_type               = Smoother::chebyshev;
-    unsigned int                    smoother_sweeps             = 0; // auto
+    SolverType                      solver_type          = SolverType::automatic;
+    dealii::types::global_dof_index direct_limit         = 200000;
+    Preconditioner                  preconditioner       = Preconditioner::automatic;
+    DirectPackage                   direct_package       = DirectPackage::mumps;
+    unsigned int                    reuse_iterations     = 10;
+    bool                            reuse_preconditioner = true;
+    bool                            reuse_across_steps   = false;
+    double                          relative_tolerance   = 1e-8;
+    unsigned int                    max_iterations       = 1000;
+    Smoother                        smoother_type        = Smoother::chebyshev;
+    std::optional<double>           smoother_sweeps; // nullopt: auto
+    Smoothing                       smoothing = Smoothing::automatic;
+    std::optional<double>           prolongator_damping; // nullopt: auto
     double                          aggregation_threshold       = 1e-4;
     bool                            w_cycle                     = false;
     bool                            use_checkerboard_correction = true;
@@ -170,7 +182,8 @@ namespace hydrostat
     /// The CG/GMRES preconditioner of the first tangent of a Newton solve (Preconditioner reuse).
     struct IterativePreconditioner;
     mutable std::shared_ptr<IterativePreconditioner> iterative;
-    mutable const dealii::DoFHandler<3>             *modes_dof_handler = nullptr;
-    mutable dealii::types::global_dof_index          modes_n_dofs      = 0;
+    mutable bool                            first_solve       = true; // the next solve is the first of a Newton solve
+    mutable const dealii::DoFHandler<3>    *modes_dof_handler = nullptr;
+    mutable dealii::types::global_dof_index modes_n_dofs      = 0;
   };
 } // namespace hydrostat
