@@ -4,6 +4,7 @@
 #include <hydrostat/solver/newton_control.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace hydrostat
 {
@@ -18,7 +19,10 @@ namespace hydrostat
     prm.declare_entry("Relative residual", "1e-8", Patterns::Double(0.0),
                       "Residual tolerance relative to the force scale of the iterate, sqrt(sum over cells of "
                       "|f_int|^2 + |f_ext|^2) [N] (internal forces incl. inertia and damping, and loads).");
-    prm.declare_entry("Absolute residual", "1e-12", Patterns::Double(0.0), "Residual tolerance [N].");
+    prm.declare_entry("Absolute residual", "auto", Patterns::Anything(),
+                      "Residual tolerance [N], or auto: 100 eps sqrt(sum over cells of (M h^2)^2), M = K + 4/3 mu of "
+                      "the cell's tissue and h its diameter, the round-off level of R (the pressure is known to "
+                      "about K eps; 1e-12 N until 2026-12, below round-off on meshes of a few thousand cells).");
     prm.declare_entry("Relative update", "1e-8", Patterns::Double(0.0),
                       "Update tolerance relative to the norm of the displacement vector.");
     prm.declare_entry("Absolute update", "1e-14", Patterns::Double(0.0), "Update tolerance [m].");
@@ -37,9 +41,17 @@ namespace hydrostat
   void NewtonControl::parse_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Newton");
-    max_iterations      = prm.get_integer("Max iterations");
-    residual_relative   = prm.get_double("Relative residual");
-    residual_absolute   = prm.get_double("Absolute residual");
+    max_iterations              = prm.get_integer("Max iterations");
+    residual_relative           = prm.get_double("Relative residual");
+    const std::string absolute  = prm.get("Absolute residual");
+    automatic_absolute_residual = absolute == "auto";
+    if (!automatic_absolute_residual)
+      {
+        char *end         = nullptr;
+        residual_absolute = std::strtod(absolute.c_str(), &end);
+        require(!absolute.empty() && *end == '\0' && residual_absolute >= 0,
+                "Parameter 'Newton/Absolute residual' must be auto or a number >= 0 [N], got '" + absolute + "'.");
+      }
     update_relative     = prm.get_double("Relative update");
     update_absolute     = prm.get_double("Absolute update");
     line_search         = prm.get_bool("Line search");
@@ -47,7 +59,7 @@ namespace hydrostat
     verbose             = prm.get_bool("Verbose");
     iterate_cell_fields = prm.get("Three-field cell fields") == "iterated";
     prm.leave_subsection();
-    require(residual_relative > 0 || residual_absolute > 0,
+    require(residual_relative > 0 || residual_absolute > 0 || automatic_absolute_residual,
             "Parameters 'Newton/Relative residual' and 'Newton/Absolute residual' are both 0: "
             "Newton could never converge.");
   }

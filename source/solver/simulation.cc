@@ -221,9 +221,31 @@ namespace hydrostat
       }
     print_material_volumes();
     setup_dofs();
+    if (newton.automatic_absolute_residual)
+      {
+        newton.residual_absolute = round_off_residual();
+        newton_solver            = std::make_unique<NewtonSolver>(newton, pcout);
+      }
     require_vertices_at(boundary_conditions.point_constraints(), triangulation, comm);
     setup_muscles();
     set_initial_conditions();
+  }
+
+  double Simulation::round_off_residual() const
+  {
+    // The pressure is known to about K ε (it is K times a volume change computed from F), a nodal
+    // force to K ε h²: R cannot be converged below ε √(Σ (M h²)²); 100 times that is the floor
+    // (theory.md eq. (52a)). M = K + 4μ/3 also covers compressible tissue.
+    double sum = 0;
+    for (const auto &cell : triangulation.active_cell_iterators())
+      if (cell->is_locally_owned())
+        {
+          const TissueLaw &law = *materials[cell->material_id()].law;
+          const double     M   = law.bulk_modulus() + 4.0 / 3.0 * law.shear_modulus();
+          const double     h   = cell->diameter();
+          sum += Utilities::fixed_power<2>(M * h * h);
+        }
+    return 100 * std::numeric_limits<double>::epsilon() * std::sqrt(Utilities::MPI::sum(sum, comm));
   }
 
   void Simulation::print_material_volumes()

@@ -347,7 +347,8 @@ namespace hydrostat
         write_csv_row(0, 0.0, 0);
       }
     pcout << "Time stepping to t = " << stepping.end_time << " s (" << (newmark.dynamic() ? "Newmark" : "quasi-static")
-          << ", dt = " << stepping.time_step << " s)" << std::endl;
+          << ", dt = " << stepping.time_step << " s; Newton converges to |R| <= max(" << newton.residual_absolute
+          << " N, " << newton.residual_relative << " f_ref))" << std::endl;
 
     // The estimate of the time left counts the time loop of this run only.
     const auto     loop_start      = std::chrono::steady_clock::now();

@@ -9,7 +9,8 @@ namespace hydrostat
   /**
    * Convergence tests and globalisation of the Newton–Raphson iteration (subsection "Newton").
    * An iteration has converged when both hold:
-   *   |R| ≤ max(Absolute residual, Relative residual · f_ref), f_ref the force scale of the
+   *   |R| ≤ max(Absolute residual, Relative residual · f_ref) (Absolute residual = auto: the
+   *   round-off level of R, set by the Simulation, theory.md §10), f_ref the force scale of the
    *   iterate, √(Σ_cells |f_int,cell|² + |f_ext,cell|²) (internal forces with inertia and
    *   damping, and the loads): the size of the forces R balances, which a diverged iterate of an
    *   earlier attempt cannot inflate;
@@ -24,15 +25,16 @@ namespace hydrostat
    */
   struct NewtonControl
   {
-    unsigned int max_iterations      = 15;
-    double       residual_relative   = 1e-8;
-    double       residual_absolute   = 1e-12;
-    double       update_relative     = 1e-8;
-    double       update_absolute     = 1e-14;
-    bool         line_search         = true;
-    unsigned int line_search_steps   = 5;
-    bool         verbose             = false;
-    bool         iterate_cell_fields = true;
+    unsigned int max_iterations              = 15;
+    double       residual_relative           = 1e-8;
+    double       residual_absolute           = 1e-12;
+    bool         automatic_absolute_residual = true; // residual_absolute from the mesh and tissues
+    double       update_relative             = 1e-8;
+    double       update_absolute             = 1e-14;
+    bool         line_search                 = true;
+    unsigned int line_search_steps           = 5;
+    bool         verbose                     = false;
+    bool         iterate_cell_fields         = true;
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);

@@ -192,9 +192,11 @@ namespace hydrostat
     void setup_muscles();
     /// Prints the volume of the mesh and the share of each material id (a check of a Gmsh mesh's tissues).
     void print_material_volumes();
-    void commit_muscles(const double dt);
-    void write_output(const unsigned int step);
-    void write_csv_row(const unsigned int step, const double dt, const unsigned int newton_iterations);
+    /// Newton/Absolute residual = auto: the round-off level of the residual [N] on this mesh.
+    double round_off_residual() const;
+    void   commit_muscles(const double dt);
+    void   write_output(const unsigned int step);
+    void   write_csv_row(const unsigned int step, const double dt, const unsigned int newton_iterations);
     /// Writes the checkpoint of the accepted state at @p step, @p dt the size of the next step.
     void save_checkpoint(const unsigned int step, const double dt);
     /// After setup(): restores the newest complete checkpoint; returns its step and next step size.
