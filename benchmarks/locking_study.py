@@ -271,7 +271,9 @@ def main():
     parser.add_argument("--amg-smoother", choices=["Chebyshev", "symmetric Gauss-Seidel"],
                         help="Linear solver/AMG smoother type (default: the code's, Chebyshev)")
     parser.add_argument("--amg-w-cycle", action="store_true", help="Linear solver/AMG W-cycle = true")
-    parser.add_argument("--amg-sweeps", type=int, help="Linear solver/AMG smoother sweeps (default: the code's, 2)")
+    parser.add_argument("--amg-sweeps", type=int,
+                        help="Linear solver/AMG smoother sweeps (default: the code's auto, 1 in the block "
+                             "preconditioner, 2 for AMG on the condensed tangent)")
     parser.add_argument("--amg-threshold", type=float,
                         help="Linear solver/AMG aggregation threshold (default: the code's, 1e-4)")
     parser.add_argument("--no-checkerboard", action="store_true",
