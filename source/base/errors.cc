@@ -4,6 +4,8 @@
 
 #include <hydrostat/base/errors.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 namespace hydrostat
@@ -65,6 +67,19 @@ namespace hydrostat
         return one_line(text.str());
       }
     return one_line(error.what());
+  }
+
+  std::optional<double> auto_or_number(const std::string &value, const std::string &path, const double minimum,
+                                       const bool integer)
+  {
+    if (value == "auto")
+      return std::nullopt;
+    char        *end    = nullptr;
+    const double number = std::strtod(value.c_str(), &end);
+    require(!value.empty() && *end == '\0' && number >= minimum && (!integer || number == std::floor(number)),
+            "Parameter '" + path + "' must be auto or " + (integer ? "an integer" : "a number") +
+              " >= " + dealii::Utilities::to_string(minimum) + ", got '" + value + "'.");
+    return number;
   }
 
   void require_on_all_ranks(const std::string &message, MPI_Comm comm)

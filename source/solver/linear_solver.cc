@@ -20,8 +20,6 @@
 #include <Teuchos_ParameterList.hpp>
 
 #include <algorithm>
-#include <cmath>
-#include <cstdlib>
 #include <map>
 #include <optional>
 #include <vector>
@@ -69,21 +67,6 @@ namespace hydrostat
     const std::vector<std::string> smoother_names       = {"Chebyshev", "symmetric Gauss-Seidel"};
     const std::vector<std::string> smoothing_names      = {"auto", "pre and post", "post"};
     const std::vector<std::string> package_names        = {"Amesos_Mumps", "Amesos_Klu"};
-
-    /// The value of an 'auto or number' parameter of this subsection: nullopt for auto, else a
-    /// number ≥ @p minimum (an integer if @p integer); anything else is an input error.
-    std::optional<double> auto_or_number(const std::string &value, const std::string &name, const double minimum,
-                                         const bool integer)
-    {
-      if (value == "auto")
-        return std::nullopt;
-      char        *end    = nullptr;
-      const double number = std::strtod(value.c_str(), &end);
-      require(!value.empty() && *end == '\0' && number >= minimum && (!integer || number == std::floor(number)),
-              "Parameter 'Linear solver/" + name + "' must be auto or " + (integer ? "an integer" : "a number") +
-                " >= " + Utilities::to_string(minimum) + ", got '" + value + "'.");
-      return number;
-    }
 
     /// The selection @p value (already checked by its Patterns::Selection) as an enum value.
     template <typename Enum>
@@ -228,9 +211,10 @@ namespace hydrostat
     use_checkerboard_correction = prm.get_bool("Checkerboard correction");
     checkerboard_cycles         = prm.get_integer("Checkerboard coarse cycles");
     smoother_type               = from_name<Smoother>(prm.get("AMG smoother type"), smoother_names);
-    smoother_sweeps             = auto_or_number(prm.get("AMG smoother sweeps"), "AMG smoother sweeps", 1, true);
-    smoothing                   = from_name<Smoothing>(prm.get("AMG smoothing"), smoothing_names);
-    prolongator_damping   = auto_or_number(prm.get("AMG prolongator damping"), "AMG prolongator damping", 0, false);
+    smoother_sweeps = auto_or_number(prm.get("AMG smoother sweeps"), "Linear solver/AMG smoother sweeps", 1, true);
+    smoothing       = from_name<Smoothing>(prm.get("AMG smoothing"), smoothing_names);
+    prolongator_damping =
+      auto_or_number(prm.get("AMG prolongator damping"), "Linear solver/AMG prolongator damping", 0);
     w_cycle               = prm.get_bool("AMG W-cycle");
     aggregation_threshold = prm.get_double("AMG aggregation threshold");
     prm.leave_subsection();
@@ -280,9 +264,10 @@ namespace hydrostat
     const Epetra_CrsMatrix               *matrix           = nullptr; // the matrix it was built for
     bool                                  current          = false;   // built since renew_factorization()
     unsigned int                          fresh_iterations = 0;       // of the solve it was built for
-    // Preconditioner reuse = across steps: the iterations of the first solve of the Newton solve
-    // it was built in (0 if it was built for a later one) and of the latest Newton solve.
-    unsigned int built_first_iterations  = 0;
+    // Preconditioner reuse = across steps: whether it was built for the first solve of a Newton
+    // solve (then fresh_iterations are that solve's), and the first solve's iterations in the
+    // latest Newton solve.
+    bool         built_for_first_solve   = false;
     unsigned int latest_first_iterations = 0;
   };
 
@@ -293,8 +278,8 @@ namespace hydrostat
     // Across steps it is kept while the first solve of the latest Newton solve needed at most
     // 25 % more iterations than the first solve it was built for (the later solves of a Newton
     // solve need more, fresh or not); a build costs about half a solve at 10⁶ DoFs.
-    const bool fits = reuse_across_steps && iterative && iterative->built_first_iterations > 0 &&
-                      4 * iterative->latest_first_iterations <= 5 * iterative->built_first_iterations;
+    const bool fits = reuse_across_steps && iterative && iterative->built_for_first_solve &&
+                      4 * iterative->latest_first_iterations <= 5 * iterative->fresh_iterations;
     if (iterative && !fits)
       iterative->current = false;
     first_solve = true;
@@ -426,7 +411,7 @@ namespace hydrostat
     statistics.factorised              = true;
     iterative->current                 = true;
     iterative->fresh_iterations        = statistics.iterations;
-    iterative->built_first_iterations  = first_solve ? statistics.iterations : 0;
+    iterative->built_for_first_solve   = first_solve;
     iterative->latest_first_iterations = statistics.iterations;
     first_solve                        = false;
     return statistics;

@@ -4,7 +4,6 @@
 #include <hydrostat/solver/newton_control.h>
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace hydrostat
 {
@@ -43,21 +42,15 @@ namespace hydrostat
     prm.enter_subsection("Newton");
     max_iterations              = prm.get_integer("Max iterations");
     residual_relative           = prm.get_double("Relative residual");
-    const std::string absolute  = prm.get("Absolute residual");
-    automatic_absolute_residual = absolute == "auto";
-    if (!automatic_absolute_residual)
-      {
-        char *end         = nullptr;
-        residual_absolute = std::strtod(absolute.c_str(), &end);
-        require(!absolute.empty() && *end == '\0' && residual_absolute >= 0,
-                "Parameter 'Newton/Absolute residual' must be auto or a number >= 0 [N], got '" + absolute + "'.");
-      }
-    update_relative     = prm.get_double("Relative update");
-    update_absolute     = prm.get_double("Absolute update");
-    line_search         = prm.get_bool("Line search");
-    line_search_steps   = prm.get_integer("Line search steps");
-    verbose             = prm.get_bool("Verbose");
-    iterate_cell_fields = prm.get("Three-field cell fields") == "iterated";
+    const auto absolute         = auto_or_number(prm.get("Absolute residual"), "Newton/Absolute residual", 0);
+    automatic_absolute_residual = !absolute;
+    residual_absolute           = absolute.value_or(residual_absolute);
+    update_relative             = prm.get_double("Relative update");
+    update_absolute             = prm.get_double("Absolute update");
+    line_search                 = prm.get_bool("Line search");
+    line_search_steps           = prm.get_integer("Line search steps");
+    verbose                     = prm.get_bool("Verbose");
+    iterate_cell_fields         = prm.get("Three-field cell fields") == "iterated";
     prm.leave_subsection();
     require(residual_relative > 0 || residual_absolute > 0 || automatic_absolute_residual,
             "Parameters 'Newton/Relative residual' and 'Newton/Absolute residual' are both 0: "

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <exception>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -31,6 +32,12 @@ namespace hydrostat
     if (!condition)
       throw InputError(message);
   }
+
+  /// The value of a parameter that is "auto" or a number: nullopt for auto, else the number,
+  /// which must be ≥ @p minimum (and an integer if @p integer); anything else is an InputError
+  /// naming the parameter @p path (e.g. "Newton/Absolute residual") and the value.
+  std::optional<double> auto_or_number(const std::string &value, const std::string &path, double minimum,
+                                       bool integer = false);
 
   /// Throws InputError on every rank of @p comm if @p message is not empty on some rank, with the
   /// message of the lowest such rank: for checks that only the ranks owning the offending cells
