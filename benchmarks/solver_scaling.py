@@ -14,7 +14,7 @@ Usage (from the repository root; needs numpy from Debian, hence /usr/bin/python3
   /usr/bin/python3 benchmarks/solver_scaling.py                     # sizes 8 18 26 40, ranks 1 2
   /usr/bin/python3 benchmarks/solver_scaling.py --quick             # the two smallest sizes
   /usr/bin/python3 benchmarks/solver_scaling.py --sizes 8 18 --ranks 1
-  /usr/bin/python3 benchmarks/solver_scaling.py --set 'Newton/Forcing term=fixed'   # any parameter
+  /usr/bin/python3 benchmarks/solver_scaling.py --set 'Linear solver/Preconditioner reuse=across steps'   # any parameter
   /usr/bin/python3 benchmarks/solver_scaling.py --from-logs         # re-print from the last logs
 """
 
@@ -188,7 +188,7 @@ def main():
     parser.add_argument("--timeout", type=float, default=1200, help="seconds per run before it is killed")
     parser.add_argument("--steps", type=int, default=3, help="load steps of the gravity ramp (default 3)")
     parser.add_argument("--solver", default="GMRES", choices=["GMRES", "CG", "direct"],
-                        help="Linear solver/Solver type (default GMRES: the scaling of the iterative solver; the code's own default, auto, picks direct up to 1e5 DoFs)")
+                        help="Linear solver/Solver type (default GMRES: the scaling of the iterative solver; the code's own default, auto, picks direct up to 2e5 DoFs)")
     parser.add_argument("--preconditioner", default="AMG", choices=["AMG", "block"],
                         help="Linear solver/Preconditioner (default AMG on the condensed tangent; the code's default is block for the three-field element)")
     parser.add_argument("--bulk-modulus", type=float, default=2e8,
@@ -196,7 +196,7 @@ def main():
     parser.add_argument("--line-search", action="store_true",
                         help="turn Newton/Line search on (off in the benchmark; see clamped_bar.prm)")
     parser.add_argument("--set", action="append", default=[], metavar="PATH=VALUE",
-                        help="passed to hydrostat's --set, e.g. 'Newton/Forcing term=fixed' (repeatable)")
+                        help="passed to hydrostat's --set, e.g. 'Linear solver/Preconditioner reuse=across steps' (repeatable)")
     parser.add_argument("--nice", type=int, default=10, help="niceness of the runs (default 10)")
     parser.add_argument("--always-mpirun", action="store_true", help="start 1-rank runs through mpirun too")
     parser.add_argument("--from-logs", action="store_true",

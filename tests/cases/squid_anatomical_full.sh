@@ -17,9 +17,9 @@
 #    two runs that did not move.
 # Checked to fail (2026-12-01): the base point (0, R, 0) held in y instead of x gives -1.7e-5 axial
 # and u_y = -2.1e-8 m; the quadrant mesh with the full case's constraints -1.6e-3 and 5.9 um
-# laterally; without the case's Newton/Absolute residual the full run stops at 3.9 ms. Not caught:
-# point constraints that match no vertex (e.g. given in mm) are ignored without a message, and the
-# dynamic run, whose mass matrix holds the rigid motions, gives the same result to round-off.
+# laterally; without the case's Newton/Absolute residual, with the default of the time (1e-12 N), the
+# full run stopped at 3.9 ms. Point constraints that match no vertex (e.g. given in mm) are an input
+# error (cli/point_constraint_off_mesh).
 set -eu
 hydrostat=$1
 mpiexec=$2
