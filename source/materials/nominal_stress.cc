@@ -7,8 +7,12 @@ namespace hydrostat
   {
     const Tensor<2, 3> F_inv = dealii::invert(F);
 
+    // Read from full copies: an element of a SymmetricTensor is found through an index table.
+    const Tensor<2, 3> t(tau);
+    const Tensor<4, 3> c(Jc);
+
     NominalStressTangent result;
-    result.P = Tensor<2, 3>(tau) * dealii::transpose(F_inv);
+    result.P = t * dealii::transpose(F_inv);
 
     // B_ijkL = (Jc_ijkl + δ_ik τ_jl) F^{-1}_Ll, then A_iJkL = F^{-1}_Jj B_ijkL.
     Tensor<4, 3> B;
@@ -19,7 +23,7 @@ namespace hydrostat
             {
               double sum = 0.0;
               for (unsigned int l = 0; l < 3; ++l)
-                sum += (Jc[i][j][k][l] + (i == k ? tau[j][l] : 0.0)) * F_inv[L][l];
+                sum += (c[i][j][k][l] + (i == k ? t[j][l] : 0.0)) * F_inv[L][l];
               B[i][j][k][L] = sum;
             }
     for (unsigned int i = 0; i < 3; ++i)

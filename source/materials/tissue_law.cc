@@ -73,9 +73,10 @@ namespace hydrostat
   std::pair<SymmetricTensor<2, 3>, SymmetricTensor<4, 3>> isochoric_kirchhoff_response(
     const SymmetricTensor<2, 3> &tau_bar, const SymmetricTensor<4, 3> *c_bar)
   {
-    const SymmetricTensor<2, 3> tiso = dealii::deviator(tau_bar);
-    const SymmetricTensor<2, 3> I    = dealii::unit_symmetric_tensor<3>();
-    const SymmetricTensor<4, 3> P    = dealii::deviator_tensor<3>();
+    // The constant tensors are built once (this runs at every quadrature point).
+    static const SymmetricTensor<2, 3> I    = dealii::unit_symmetric_tensor<3>();
+    static const SymmetricTensor<4, 3> P    = dealii::deviator_tensor<3>();
+    const SymmetricTensor<2, 3>        tiso = dealii::deviator(tau_bar);
     // Summed as (ℙ:Jc̄:ℙ + …) − …, the order Mooney–Rivlin used before the laws shared this code:
     // its results stay the same to the bit.
     SymmetricTensor<4, 3> Jc = (2.0 / 3.0) * dealii::trace(tau_bar) * P;
@@ -88,7 +89,9 @@ namespace hydrostat
   std::pair<SymmetricTensor<2, 3>, SymmetricTensor<4, 3>> volumetric_response(const double J, const double p,
                                                                               const double dp_dJ)
   {
-    const SymmetricTensor<2, 3> I = dealii::unit_symmetric_tensor<3>();
-    return {J * p * I, J * (p + J * dp_dJ) * dealii::outer_product(I, I) - 2.0 * J * p * dealii::identity_tensor<3>()};
+    static const SymmetricTensor<2, 3> I        = dealii::unit_symmetric_tensor<3>();
+    static const SymmetricTensor<4, 3> IxI      = dealii::outer_product(I, I);
+    static const SymmetricTensor<4, 3> identity = dealii::identity_tensor<3>();
+    return {J * p * I, J * (p + J * dp_dJ) * IxI - 2.0 * J * p * identity};
   }
 } // namespace hydrostat
