@@ -6,8 +6,9 @@ Rows (--rows, default: the quick ones, bar4 bar4-gravity block4):
                         N x N x 10N hexahedra, z = 0 clamped, Mooney-Rivlin c1 = 1 kPa, K = 1 MPa,
                         rho = 1050, body acceleration (0, -0.0981 t, 0), quasi-static, 10 steps,
                         three-field Q1; answer: tip (0, 0, 0.1) u_y.
-  bar4-gravity,         the same bar under full gravity (0, -9.81 t, 0); answer: tip u_y, u_z.
-  bar8-gravity
+  bar4-gravity,         the same bar under full gravity (0, -9.81 t, 0); answer: tip u_y, u_z
+  bar8-gravity,         (FEBio's at N = 4 and 8; none at N = 16).
+  bar16-gravity
   block4, block8        step-44's block indentation, parameters/indentation/three_field_q2.prm at
                         p/p0 = 100 with 4^3 / 8^3 cells (step-44's global refinement 2 / 3);
                         answer: top-centre u_y [mm].
@@ -60,10 +61,13 @@ ROWS = {
                   peer=("FEBio 4.11", 372, "1.5 GB")),
     "bar4-gravity": dict(case=("bar", 4, 9.81), answer=[("u_y", "p0_uy", 1, "m", -0.10776),
                                                         ("u_z", "p0_uz", 1, "m", -0.09068)],
-                         peer=("FEBio 4.11", None, "")),
+                         peer=("FEBio 4.11", 15, "27 cut-backs")),
     "bar8-gravity": dict(case=("bar", 8, 9.81), answer=[("u_y", "p0_uy", 1, "m", -0.10804),
                                                         ("u_z", "p0_uz", 1, "m", -0.09114)],
-                         peer=("FEBio 4.11", None, "")),
+                         peer=("FEBio 4.11", 254, "")),
+    "bar16-gravity": dict(case=("bar", 16, 9.81), answer=[("u_y", "p0_uy", 1, "m", None),
+                                                          ("u_z", "p0_uz", 1, "m", None)],
+                          peer=("FEBio 4.11", None, "not measured")),
     "block4": dict(case=("block", 4, 100), answer=[("u_y", "p0_uy", 1e3, "mm", -0.7719)],
                    peer=("step-44", 16, "")),
     "block8": dict(case=("block", 8, 100), answer=[("u_y", "p0_uy", 1e3, "mm", -0.7612)],
