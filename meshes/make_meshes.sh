@@ -2,8 +2,9 @@
 # Regenerates the Gmsh meshes of this folder (Gmsh 4.8, Debian's gmsh; not needed to build or test
 # Hydrostat, which reads the committed .msh files). Format 2.2 (-format msh2), coordinates in mm
 # (cases read them with Mesh/Scale = 0.001); gmsh 4.8.4 rewrites the committed files bit for bit.
-#   meshes/make_meshes.sh          every committed .msh: levels 1 and 2 of each mesh, and the
-#                                  quadrant tentacle at cross-section levels 2 and 3 with axial level 1
+#   meshes/make_meshes.sh          every committed .msh: levels 1 and 2 of each mesh, the quadrant
+#                                  tentacle at cross-section levels 2 and 3 with axial level 1, and
+#                                  the 10 cm arm at levels (2, 1) and (1, 2)
 #   meshes/make_meshes.sh N        size level N of every mesh (every division x N): *_nN.msh
 #   meshes/make_meshes.sh N NA     cross-section level N, axial level NA: *_nNaNA.msh
 set -e
@@ -37,6 +38,10 @@ level 2 2
 for n in 2 3; do
   na=1; suffix=_n${n}a1
   mesh squid_tentacle_quadrant squid_tentacle.geo -setnumber quadrant 1
+done
+for n_na in 21 12; do # the 10 cm arm with twice the cross-section or twice the axial divisions
+  n=${n_na%?}; na=${n_na#?}; suffix=_n${n}a${na}
+  mesh octopus_arm_10cm octopus_arm.geo
 done
 gmsh -3 -format msh2 -v 2 squid_stalk_two_layers.geo -o squid_stalk_two_layers.msh
 echo "wrote meshes/squid_stalk_two_layers.msh"

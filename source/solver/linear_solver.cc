@@ -147,6 +147,10 @@ namespace hydrostat
     prm.declare_entry("Direct solver package", "Amesos_Mumps", Patterns::Selection("Amesos_Mumps|Amesos_Klu"),
                       "Trilinos Amesos package of the direct solver: MUMPS (multifrontal, BLAS-3: fast with "
                       "OpenBLAS) or KLU (no supernodes: 3x slower on the octopus arm's 3591 DoFs).");
+    prm.declare_entry("MUMPS workspace increase", "20", Patterns::Integer(0, 10000),
+                      "Direct solver package Amesos_Mumps: extra workspace over the analysis' estimate [%] "
+                      "(MUMPS's ICNTL(14)). A factorisation that runs out of it (pivoting) is analysed and "
+                      "factorised again with the increase doubled (at least 20 %), at most four times.");
     prm.declare_entry("Factorization reuse iterations", "10", Patterns::Integer(0, 100),
                       "Direct solver: within one Newton solve (one attempt of one time step), a tangent is "
                       "first solved by GMRES preconditioned with the factorisation of the solve's first tangent, "
@@ -204,6 +208,7 @@ namespace hydrostat
     direct_package              = from_name<DirectPackage>(prm.get("Direct solver package"), package_names);
     relative_tolerance          = prm.get_double("Relative tolerance");
     reuse_iterations            = prm.get_integer("Factorization reuse iterations");
+    mumps_workspace_increase    = prm.get_integer("MUMPS workspace increase");
     reuse_preconditioner        = prm.get("Preconditioner reuse") != "false";
     reuse_across_steps          = prm.get("Preconditioner reuse") == "across steps";
     max_iterations              = prm.get_integer("Max iterations");
@@ -247,6 +252,38 @@ namespace hydrostat
     Epetra_LinearProblem               problem;
     std::unique_ptr<Amesos_BaseSolver> solver;
     bool                               current = false; // factorised since renew_factorization()
+
+    /// Numeric factorisation; false if it failed. MUMPS sizes its workspace from the analysis
+    /// plus ICNTL(14) per cent, and pivoting can need more (INFOG(1) = -9 on the anatomical arm
+    /// at 2.5e4 DoFs with the default 20 %): then the matrix is analysed and factorised again
+    /// with the increase doubled (at least 20 %), at most four times. Amesos hands ICNTL to
+    /// MUMPS in the analysis only.
+    bool factorise(const bool mumps, int increase, const MPI_Comm comm)
+    {
+      for (unsigned int retry = 0;; ++retry)
+        {
+          if (solver->NumericFactorization() == 0)
+            return true;
+          if (!mumps || retry == 4)
+            return false;
+          increase = std::max(2 * increase, 20);
+          if (Utilities::MPI::this_mpi_process(comm) == 0)
+            std::cout << "  MUMPS: factorisation failed; analysed and factorised again with a workspace increase "
+                         "ICNTL(14) = "
+                      << increase << " %" << std::endl;
+          set_workspace_increase(increase);
+          if (solver->SymbolicFactorization() != 0)
+            return false;
+        }
+    }
+
+    /// MUMPS's ICNTL(14): workspace over the analysis' estimate [%].
+    void set_workspace_increase(const int increase)
+    {
+      Teuchos::ParameterList parameters;
+      parameters.sublist("mumps").set("ICNTL(14)", increase);
+      solver->SetParameters(parameters);
+    }
 
     /// x = LU⁻¹ b with the factors of the last numeric factorisation.
     void vmult(TrilinosWrappers::MPI::Vector &x, const TrilinosWrappers::MPI::Vector &b)
@@ -301,6 +338,8 @@ namespace hydrostat
         factorization->solver.reset(factory.Create(name_of(direct_package, package_names), factorization->problem));
         AssertThrow(factorization->solver,
                     ExcMessage("Amesos has no solver " + name_of(direct_package, package_names)));
+        if (direct_package == DirectPackage::mumps)
+          factorization->set_workspace_increase(mumps_workspace_increase);
         AssertThrow(factorization->solver->SymbolicFactorization() == 0, ExcMessage("symbolic factorization failed"));
       }
     Statistics statistics;
@@ -313,8 +352,12 @@ namespace hydrostat
     {
       // The factorisation is the preconditioner of the solves that reuse it.
       const auto scope = timed(timer, "preconditioner setup");
-      AssertThrow(factorization->solver->NumericFactorization() == 0,
-                  ExcMessage("numeric factorization failed (a singular tangent?)"));
+      AssertThrow(factorization->factorise(direct_package == DirectPackage::mumps, mumps_workspace_increase,
+                                           A.get_mpi_communicator()),
+                  ExcMessage(direct_package == DirectPackage::mumps ?
+                               "numeric factorization failed (a singular tangent?), also with MUMPS's workspace "
+                               "increase doubled four times from 'Linear solver/MUMPS workspace increase'" :
+                               "numeric factorization failed (a singular tangent?)"));
       factorization->current = true;
     }
     const auto scope = timed(timer, "linear solve");
