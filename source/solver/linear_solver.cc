@@ -147,10 +147,11 @@ namespace hydrostat
     prm.declare_entry("Direct solver package", "Amesos_Mumps", Patterns::Selection("Amesos_Mumps|Amesos_Klu"),
                       "Trilinos Amesos package of the direct solver: MUMPS (multifrontal, BLAS-3: fast with "
                       "OpenBLAS) or KLU (no supernodes: 3x slower on the octopus arm's 3591 DoFs).");
-    prm.declare_entry("MUMPS workspace increase", "20", Patterns::Integer(0, 10000),
+    prm.declare_entry("MUMPS workspace increase", "auto", Patterns::Anything(),
                       "Direct solver package Amesos_Mumps: extra workspace over the analysis' estimate [%] "
-                      "(MUMPS's ICNTL(14)). A factorisation that runs out of it (pivoting) is analysed and "
-                      "factorised again with the increase doubled (at least 20 %), at most four times.");
+                      "(MUMPS's ICNTL(14)); auto: MUMPS's default. A factorisation that runs out of it "
+                      "(pivoting) is analysed and factorised again with the increase doubled (at least 40 %), at "
+                      "most four times.");
     prm.declare_entry("Factorization reuse iterations", "10", Patterns::Integer(0, 100),
                       "Direct solver: within one Newton solve (one attempt of one time step), a tangent is "
                       "first solved by GMRES preconditioned with the factorisation of the solve's first tangent, "
@@ -203,12 +204,14 @@ namespace hydrostat
   void LinearSolver::parse_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Linear solver");
-    solver_type                 = from_name<SolverType>(prm.get("Solver type"), solver_names);
-    direct_limit                = prm.get_integer("Direct solver limit");
-    direct_package              = from_name<DirectPackage>(prm.get("Direct solver package"), package_names);
-    relative_tolerance          = prm.get_double("Relative tolerance");
-    reuse_iterations            = prm.get_integer("Factorization reuse iterations");
-    mumps_workspace_increase    = prm.get_integer("MUMPS workspace increase");
+    solver_type        = from_name<SolverType>(prm.get("Solver type"), solver_names);
+    direct_limit       = prm.get_integer("Direct solver limit");
+    direct_package     = from_name<DirectPackage>(prm.get("Direct solver package"), package_names);
+    relative_tolerance = prm.get_double("Relative tolerance");
+    reuse_iterations   = prm.get_integer("Factorization reuse iterations");
+    const auto increase =
+      auto_or_number(prm.get("MUMPS workspace increase"), "Linear solver/MUMPS workspace increase", 0, true);
+    mumps_workspace_increase    = increase ? std::optional<int>(int(*increase)) : std::nullopt;
     reuse_preconditioner        = prm.get("Preconditioner reuse") != "false";
     reuse_across_steps          = prm.get("Preconditioner reuse") == "across steps";
     max_iterations              = prm.get_integer("Max iterations");
@@ -254,11 +257,11 @@ namespace hydrostat
     bool                               current = false; // factorised since renew_factorization()
 
     /// Numeric factorisation; false if it failed. MUMPS sizes its workspace from the analysis
-    /// plus ICNTL(14) per cent, and pivoting can need more (INFOG(1) = -9 on the anatomical arm
-    /// at 2.5e4 DoFs with the default 20 %): then the matrix is analysed and factorised again
-    /// with the increase doubled (at least 20 %), at most four times. Amesos hands ICNTL to
-    /// MUMPS in the analysis only.
-    bool factorise(const bool mumps, int increase, const MPI_Comm comm)
+    /// plus ICNTL(14) per cent (@p increase; nullopt: MUMPS's own default, 20-35 % in 5.5), and
+    /// pivoting can need more (INFOG(1) = -9 on the anatomical arm at 2.5e4 DoFs): then the matrix
+    /// is analysed and factorised again with the increase doubled (at least 40 %), at most four
+    /// times. Amesos hands ICNTL to MUMPS in the analysis only.
+    bool factorise(const bool mumps, std::optional<int> increase, const MPI_Comm comm)
     {
       for (unsigned int retry = 0;; ++retry)
         {
@@ -266,12 +269,12 @@ namespace hydrostat
             return true;
           if (!mumps || retry == 4)
             return false;
-          increase = std::max(2 * increase, 20);
+          increase = std::max(2 * increase.value_or(20), 40);
           if (Utilities::MPI::this_mpi_process(comm) == 0)
             std::cout << "  MUMPS: factorisation failed; analysed and factorised again with a workspace increase "
                          "ICNTL(14) = "
-                      << increase << " %" << std::endl;
-          set_workspace_increase(increase);
+                      << *increase << " %" << std::endl;
+          set_workspace_increase(*increase);
           if (solver->SymbolicFactorization() != 0)
             return false;
         }
@@ -338,8 +341,8 @@ namespace hydrostat
         factorization->solver.reset(factory.Create(name_of(direct_package, package_names), factorization->problem));
         AssertThrow(factorization->solver,
                     ExcMessage("Amesos has no solver " + name_of(direct_package, package_names)));
-        if (direct_package == DirectPackage::mumps)
-          factorization->set_workspace_increase(mumps_workspace_increase);
+        if (direct_package == DirectPackage::mumps && mumps_workspace_increase)
+          factorization->set_workspace_increase(*mumps_workspace_increase);
         AssertThrow(factorization->solver->SymbolicFactorization() == 0, ExcMessage("symbolic factorization failed"));
       }
     Statistics statistics;

@@ -152,17 +152,17 @@ namespace hydrostat
                             const CheckerboardCorrection *checkerboard, const unsigned int limit,
                             dealii::TimerOutput *timer) const;
 
-    SolverType                      solver_type              = SolverType::automatic;
-    dealii::types::global_dof_index direct_limit             = 200000;
-    Preconditioner                  preconditioner           = Preconditioner::automatic;
-    DirectPackage                   direct_package           = DirectPackage::mumps;
-    unsigned int                    reuse_iterations         = 10;
-    int                             mumps_workspace_increase = 20; // [%], MUMPS's ICNTL(14)
-    bool                            reuse_preconditioner     = true;
-    bool                            reuse_across_steps       = false;
-    double                          relative_tolerance       = 1e-8;
-    unsigned int                    max_iterations           = 1000;
-    Smoother                        smoother_type            = Smoother::chebyshev;
+    SolverType                      solver_type      = SolverType::automatic;
+    dealii::types::global_dof_index direct_limit     = 200000;
+    Preconditioner                  preconditioner   = Preconditioner::automatic;
+    DirectPackage                   direct_package   = DirectPackage::mumps;
+    unsigned int                    reuse_iterations = 10;
+    std::optional<int>              mumps_workspace_increase; // [%], MUMPS's ICNTL(14); nullopt: auto
+    bool                            reuse_preconditioner = true;
+    bool                            reuse_across_steps   = false;
+    double                          relative_tolerance   = 1e-8;
+    unsigned int                    max_iterations       = 1000;
+    Smoother                        smoother_type        = Smoother::chebyshev;
     std::optional<double>           smoother_sweeps; // nullopt: auto
     Smoothing                       smoothing = Smoothing::automatic;
     std::optional<double>           prolongator_damping; // nullopt: auto
