@@ -257,7 +257,7 @@ namespace hydrostat
     bool                               current = false; // factorised since renew_factorization()
 
     /// Numeric factorisation; false if it failed. MUMPS sizes its workspace from the analysis
-    /// plus ICNTL(14) per cent (@p increase; nullopt: MUMPS's own default, 20-35 % in 5.5), and
+    /// plus ICNTL(14) per cent (@p increase; nullopt: MUMPS's own default), and
     /// pivoting can need more (INFOG(1) = -9 on the anatomical arm at 2.5e4 DoFs): then the matrix
     /// is analysed and factorised again with the increase doubled (at least 40 %), at most four
     /// times. Amesos hands ICNTL to MUMPS in the analysis only.
