@@ -26,7 +26,10 @@ With --times, for every run at each of those times (linear interpolation between
 runs' step sequences differ): the tip position, the axial strain, the local axial strain of the
 axis segment at mid-arm and of the last one (at the tip), and the twist angles; with
 exactly two runs (coarse mesh first, then the refined one) also the difference of the first
-against the second, relative to the second's tip displacement, strain and twist. --plot PNG draws
+against the second, relative to the second's tip displacement, strain and twist; with exactly three
+runs, each refined from the one before by the same ratio (--ratio, default 2), the observed order
+of convergence and the Richardson estimate of the tip's y and z and of the axial strain (none
+where the differences change sign, vanish or grow). --plot PNG draws
 the tip displacement (or the twist at the tip) over time and the local axial strain along the arm
 (segment length between axis probes over its rest length, minus 1) at the --times for every run;
 without --times, --plot PNG draws the bend point's speed in space and its position Z over time of
@@ -250,6 +253,27 @@ def snapshot(data, times):
              "twist": {1e3 * z: float(at_time(angle, t, time)) for angle, z in twists}} for time in times]
 
 
+def richardson(coarse, medium, fine, ratio):
+    """Observed order and Richardson estimate of a quantity on three meshes refined by `ratio` each;
+    NaN where the two differences change sign, vanish or grow (not in the asymptotic range)."""
+    d1, d2 = medium - coarse, fine - medium
+    if d1 * d2 <= 0 or abs(d2) >= abs(d1):
+        return float("nan"), float("nan")
+    order = np.log(d1 / d2) / np.log(ratio)
+    return order, fine + d2 / (ratio**order - 1)
+
+
+def report_richardson(snapshots, times, ratio):
+    print("| t [s] | tip y [mm]: order, estimate | tip z [mm]: order, estimate | axial strain: order, estimate |")
+    print("|---|---|---|---|")
+    for i, time in enumerate(times):
+        values = [(1e3 * s[i]["tip"][1], 1e3 * s[i]["tip"][2], s[i]["strain"]) for s in snapshots]
+        cells = [richardson(*(v[k] for v in values), ratio) for k in range(3)]
+        text = [f"{order:.1f}, {estimate:{form}}" if np.isfinite(order) else "— (not converging monotonically)"
+                for (order, estimate), form in zip(cells, (".2f", ".2f", "+.4f"))]
+        print(f"| {time:g} | {' | '.join(text)} |")
+
+
 def report_times(names, snapshots, times):
     """The --times table; with two runs the first's relative difference to the second."""
     print("| t [s] | run | tip (x, y, z) [mm] | axial strain | local strain mid-arm / last segment | twist [deg] |")
@@ -337,13 +361,17 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("output_dirs", nargs="+")
     parser.add_argument("--times", type=float, nargs="+", metavar="T", help="times [s] of the snapshot table")
+    parser.add_argument("--ratio", type=float, default=2.0, help="refinement ratio between three runs (--times)")
     parser.add_argument("--plot", metavar="PNG", help="write this figure (with --times: tip or twist over time and "
                         "the strain along the arm; without: bend-point speed and position of reaching runs)")
     args = parser.parse_args()
     if args.times:
         names = [os.path.basename(os.path.normpath(d)) for d in args.output_dirs]
         datas = [load(d) for d in args.output_dirs]
-        report_times(names, [snapshot(d, args.times) for d in datas], args.times)
+        snapshots = [snapshot(d, args.times) for d in datas]
+        report_times(names, snapshots, args.times)
+        if len(snapshots) == 3:
+            report_richardson(snapshots, args.times, args.ratio)
         if args.plot:
             plot_runs(names, datas, args.times, args.plot)
         return
