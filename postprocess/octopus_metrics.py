@@ -125,8 +125,9 @@ def plot_axes_at_times(runs, times, pairs, path):
         ax.set_aspect("equal", adjustable="datalim")
         ax.grid(alpha=0.3)
     panels[0][0].set_ylabel("z [mm]")
-    panels[0][0].legend(fontsize=7)
-    fig.tight_layout()
+    rows = (len(runs) + 3) // 4
+    fig.legend(*panels[0][0].get_legend_handles_labels(), loc="lower center", ncol=min(len(runs), 4), fontsize=7)
+    fig.tight_layout(rect=(0, 0.06 * rows, 1, 1))
     fig.savefig(path, dpi=120)
 
 
