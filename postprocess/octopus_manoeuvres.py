@@ -12,9 +12,10 @@ the origin. For every run it prints
     included) over its rest length, minus 1, at the end and its extremes over the run;
   - twisting (runs with off-axis probes at the tip / mid-arm): the twist angle [deg] of the
     cross-section there about the local axis tangent, relative to the root (which is held);
-  - reaching (the run's directory name contains "reaching"): the bend point, a maximum of the
-    axis curvature (circle through three consecutive axis points, refined by a parabola), tracked
-    from the most proximal one at its first appearance to the nearest maximum in each later row;
+  - reaching (the run's directory name contains "reaching", or every run with --reach): the bend
+    point, a maximum of the axis curvature (circle through three consecutive axis points, refined
+    by a parabola), tracked from the most proximal one at its first appearance to the nearest
+    maximum in each later row;
     its reference position Z (where and when it is first and last found, and its largest jump between
     rows, which flags the tracker switching to another maximum) and its speed in space and along the
     arm (dZ/dt), by differences over +-25 ms (the probes are 5 mm apart); the peak speed and its
@@ -361,6 +362,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("output_dirs", nargs="+")
     parser.add_argument("--times", type=float, nargs="+", metavar="T", help="times [s] of the snapshot table")
+    parser.add_argument("--reach", action="store_true", help="report the reach metrics of every run, whatever "
+                        "its directory is called")
     parser.add_argument("--ratio", type=float, default=2.0, help="refinement ratio between three runs (--times)")
     parser.add_argument("--plot", metavar="PNG", help="write this figure (with --times: tip or twist over time and "
                         "the strain along the arm; without: bend-point speed and position of reaching runs)")
@@ -388,7 +391,7 @@ def main():
         report_trajectory(data, points, strain)
         if len(probes(data)) > len(indices) - 1:
             report_twist(data, indices, z_of_axis)
-        if "reaching" in name:
+        if args.reach or "reaching" in name:
             report_reach(data, points, strain)
 
 
