@@ -186,12 +186,13 @@ def main():
                lambda ax: [ax.plot(1e3 * d["p0_y"], 1e3 * d["p0_z"], label=name, **style(n, pairs))
                            for n, (name, d) in enumerate(runs.items())])
         figure("axis.png", "y [mm] (dorsal +)", "z [mm]",
-               lambda ax: [ax.plot(1e3 * axis_points(d, -1)[:, 1], 1e3 * axis_points(d, -1)[:, 2], "o-", ms=3,
-                                   label=f"{n}, t = {d['time'][-1]:.2f} s") for n, d in runs.items()],
+               lambda ax: [ax.plot(1e3 * axis_points(d, -1)[:, 1], 1e3 * axis_points(d, -1)[:, 2], marker="o", ms=3,
+                                   label=f"{name}, t = {d['time'][-1]:.2f} s", **style(n, pairs))
+                           for n, (name, d) in enumerate(runs.items())],
                title="arm axis (probe points, root at the origin)")
         figure("curvature.png", "reference position along the arm z [mm]", "curvature at the end [1/m]",
-               lambda ax: [ax.plot(1e3 * axis_points(d, 0)[1:-1, 2], curvature(axis_points(d, -1)), "o-", label=n)
-                           for n, d in runs.items()],
+               lambda ax: [ax.plot(1e3 * axis_points(d, 0)[1:-1, 2], curvature(axis_points(d, -1)), marker="o",
+                                   label=name, **style(n, pairs)) for n, (name, d) in enumerate(runs.items())],
                size=(6, 4), equal=False)
         names = ["tip_trajectories", "axis", "curvature"]
         if args.times:
