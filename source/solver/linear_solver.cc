@@ -269,7 +269,7 @@ namespace hydrostat
             return true;
           if (!mumps || retry == 4)
             return false;
-          increase = std::max(2 * increase.value_or(20), 40);
+          increase = std::max(2 * increase.value_or(0), 40);
           if (Utilities::MPI::this_mpi_process(comm) == 0)
             std::cout << "  MUMPS: factorisation failed; analysed and factorised again with a workspace increase "
                          "ICNTL(14) = "
