@@ -142,21 +142,26 @@ namespace hydrostat
 
   void PrescribedActivation::declare_parameters(dealii::ParameterHandler &prm)
   {
-    const Parameters d;
-    prm.declare_entry("Onset", std::to_string(d.ti), Double(), "Onset ti [s] of the pattern (theory.md eq. 27).");
-    prm.declare_entry("Rise time", std::to_string(d.ta), Double(0.0), "Rise time ta [s].");
-    prm.declare_entry("Duration", std::to_string(d.td), Double(0.0), "Duration td [s] from the onset.");
-    prm.declare_entry("Exponent", std::to_string(d.n), Double(0.0), "Exponent n of the sine ramp (paper: 3.5).");
+    prm.declare_entry("Rise time", "0.5", Double(0.0), "prescribed: rise time ta [s].");
+    prm.declare_entry("Duration", "1", Double(0.0), "prescribed: duration td [s] from the onset.");
+    prm.declare_entry("Exponent", "3.5", Double(0.0), "prescribed: exponent n of the sine ramp.");
   }
 
-  PrescribedActivation::Parameters PrescribedActivation::parse_parameters(dealii::ParameterHandler &prm)
+  PrescribedActivation PrescribedActivation::parse_parameters(dealii::ParameterHandler &prm, const std::string &path,
+                                                              const double ti)
   {
     Parameters p;
-    p.ti = prm.get_double("Onset");
+    p.ti = ti;
     p.ta = prm.get_double("Rise time");
     p.td = prm.get_double("Duration");
     p.n  = prm.get_double("Exponent");
-    return p;
+    require(p.ta > 0.0, "Parameter '" + path +
+                          "/Rise time' is 0: the prescribed pattern (theory.md eq. (27)) needs a "
+                          "rise time ta > 0 s.");
+    require(p.td >= p.ta, "Parameter '" + path + "/Duration' (" + std::to_string(p.td) +
+                            " s) is shorter than the Rise time (" + std::to_string(p.ta) +
+                            " s): the prescribed pattern needs td >= ta.");
+    return PrescribedActivation(p);
   }
 
   double PrescribedActivation::value(const double t, const double ti) const

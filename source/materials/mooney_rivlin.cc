@@ -41,6 +41,11 @@ namespace hydrostat
                       "Mooney-Rivlin constant c2 [Pa] (Law = Mooney-Rivlin).", has_to_be_set);
   }
 
+  std::shared_ptr<const TissueLaw> MooneyRivlin::create(dealii::ParameterHandler &prm)
+  {
+    return std::make_shared<MooneyRivlin>(parse_parameters(prm));
+  }
+
   MooneyRivlin::Parameters MooneyRivlin::parse_parameters(dealii::ParameterHandler &prm)
   {
     Parameters p;

@@ -21,6 +21,11 @@ namespace hydrostat
                       has_to_be_set);
   }
 
+  std::shared_ptr<const TissueLaw> NeoHookean::create(dealii::ParameterHandler &prm)
+  {
+    return std::make_shared<NeoHookean>(parse_parameters(prm));
+  }
+
   NeoHookean::Parameters NeoHookean::parse_parameters(dealii::ParameterHandler &prm)
   {
     Parameters p;

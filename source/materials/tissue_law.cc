@@ -1,8 +1,6 @@
 #include <deal.II/base/exceptions.h>
 
 #include <hydrostat/base/errors.h>
-#include <hydrostat/materials/mooney_rivlin.h>
-#include <hydrostat/materials/neo_hookean.h>
 #include <hydrostat/materials/tissue_law.h>
 
 #include <cmath>
@@ -17,25 +15,33 @@ namespace hydrostat
 
   void TissueLaw::declare_parameters(dealii::ParameterHandler &prm, const bool has_to_be_set)
   {
-    prm.declare_entry("Law", "Mooney-Rivlin", dealii::Patterns::Selection("Mooney-Rivlin|neo-Hookean"),
-                      "Isochoric part of the connective-tissue energy: Mooney-Rivlin c1 (I1_bar - 3) + "
-                      "c2 (I2_bar - 3) (constants c1, c2) or neo-Hookean mu/2 (I1_bar - 3) (constant Shear modulus).",
-                      has_to_be_set);
-    prm.declare_entry("Bulk modulus", std::to_string(MooneyRivlin::Parameters().K), dealii::Patterns::Double(0.0),
+    std::string names, energies;
+    for (const TissueLawType &type : tissue_law_types())
+      {
+        names += (names.empty() ? "" : "|") + type.name;
+        energies += (energies.empty() ? "" : " or ") + type.name + " " + type.energy;
+      }
+    prm.declare_entry("Law", tissue_law_types().front().name, dealii::Patterns::Selection(names),
+                      "Isochoric part of the connective-tissue energy: " + energies + ".", has_to_be_set);
+    prm.declare_entry("Bulk modulus", std::to_string(default_bulk_modulus), dealii::Patterns::Double(0.0),
                       "Bulk modulus K [Pa] of the volumetric energy K/2 (J - 1)^2 (every law). "
                       "Nearly incompressible tissue: K of 1e3 to 1e4 times mu.",
                       has_to_be_set);
-    MooneyRivlin::declare_parameters(prm, has_to_be_set);
-    NeoHookean::declare_parameters(prm, has_to_be_set);
+    for (const TissueLawType &type : tissue_law_types())
+      type.declare_parameters(prm, has_to_be_set);
   }
 
   std::shared_ptr<const TissueLaw> TissueLaw::create(dealii::ParameterHandler &prm)
   {
-    const std::string law = prm.get("Law");
-    if (law == "neo-Hookean")
-      return std::make_shared<NeoHookean>(NeoHookean::parse_parameters(prm));
-    require(law == "Mooney-Rivlin", "Unknown tissue law '" + law + "'.");
-    return std::make_shared<MooneyRivlin>(MooneyRivlin::parse_parameters(prm));
+    return tissue_law_type(prm.get("Law")).create(prm);
+  }
+
+  const TissueLawType &tissue_law_type(const std::string &name)
+  {
+    for (const TissueLawType &type : tissue_law_types())
+      if (type.name == name)
+        return type;
+    throw InputError("Unknown tissue law '" + name + "'.");
   }
 
   double TissueLaw::poisson_ratio() const

@@ -3,7 +3,9 @@
 #include <hydrostat/base/errors.h>
 #include <hydrostat/materials/tissue_materials.h>
 
+#include <algorithm>
 #include <set>
+#include <sstream>
 
 namespace hydrostat
 {
@@ -77,14 +79,15 @@ namespace hydrostat
         prm.enter_subsection(subsection_name(id));
         try
           {
-            // Constants of the other law would be ignored without a word; at their default values
+            // Constants of the other laws would be ignored without a word; at their default values
             // they are harmless (a run's parameters.prm lists every entry).
-            const std::string law = prm.get("Law");
-            for (const std::string &entry : law == "neo-Hookean" ? std::vector<std::string>{"c1", "c2"} :
-                                                                   std::vector<std::string>{"Shear modulus"})
-              require(entries[id].count(entry) == 0 ||
-                        prm.get(entry) == defaults.get({"Materials", subsection_name(id)}, entry),
-                      "'" + entry + "' is not a constant of Law = " + law + ".");
+            const TissueLawType &law = tissue_law_type(prm.get("Law"));
+            for (const TissueLawType &other : tissue_law_types())
+              for (const std::string &entry : other.constants)
+                require(std::find(law.constants.begin(), law.constants.end(), entry) != law.constants.end() ||
+                          entries[id].count(entry) == 0 ||
+                          prm.get(entry) == defaults.get({"Materials", subsection_name(id)}, entry),
+                        "'" + entry + "' is not a constant of Law = " + law.name + ".");
             tissues.push_back({TissueLaw::create(prm), prm.get_double("Density")});
           }
         catch (const std::exception &error) // InputError of the law's checks, or a ParameterHandler error
@@ -94,6 +97,15 @@ namespace hydrostat
         prm.leave_subsection();
       }
     prm.leave_subsection();
+  }
+
+  void TissueMaterials::set(const unsigned int material_id, std::shared_ptr<const TissueLaw> law, const double density)
+  {
+    require(material_id < max_ids, "Material id " + std::to_string(material_id) + " is out of range.");
+    tissues.resize(max_ids);
+    given.resize(max_ids, false);
+    tissues[material_id] = {std::move(law), density};
+    given[material_id]   = true;
   }
 
   bool TissueMaterials::defined(const unsigned int material_id) const
@@ -107,6 +119,17 @@ namespace hydrostat
       for (const types::material_id id : used)
         if ((id >= max_ids) == out_of_range)
           (*this)[id];
+  }
+
+  std::string TissueMaterials::describe(const unsigned int material_id) const
+  {
+    const Tissue      &tissue = (*this)[material_id];
+    std::ostringstream out;
+    out << "Material " << material_id << ": ";
+    tissue.law->print_constants(out);
+    out << " -> mu = " << tissue.law->shear_modulus() << " Pa, nu = " << tissue.law->poisson_ratio()
+        << ", density = " << tissue.density << " kg/m^3";
+    return out.str();
   }
 
   const TissueMaterials::Tissue &TissueMaterials::operator[](const unsigned int material_id) const

@@ -57,9 +57,7 @@ namespace hydrostat
                           "STIM(x, y, z, t) through the activation dynamics (Model).");
         prm.declare_entry("Onset", "0", Patterns::Anything(),
                           "prescribed: onset ti [s], an expression of x, y, z (e.g. (z/0.1)/0.2 for a wave).");
-        prm.declare_entry("Rise time", "0.5", Patterns::Double(0.0), "prescribed: rise time ta [s].");
-        prm.declare_entry("Duration", "1", Patterns::Double(0.0), "prescribed: duration td [s] from the onset.");
-        prm.declare_entry("Exponent", "3.5", Patterns::Double(0.0), "prescribed: exponent n of the sine ramp.");
+        PrescribedActivation::declare_parameters(prm);
         prm.declare_entry("Level", "0", Patterns::Anything(), "expression: fa as an expression of x, y, z, t.");
         prm.declare_entry("Stimulation", "0", Patterns::Anything(),
                           "stimulation: STIM in [0, 1] as an expression of x, y, z, t.");
@@ -117,11 +115,10 @@ namespace hydrostat
             g.source                 = source == "prescribed" ? Group::Source::prescribed :
                                        source == "expression" ? Group::Source::expression :
                                                                 Group::Source::stimulation;
-            g.onset      = std::make_unique<SpaceTimeFunction>(prm.get("Onset"), 1, where + "/Activation/Onset");
-            g.pattern.ta = prm.get_double("Rise time");
-            g.pattern.td = prm.get_double("Duration");
-            g.pattern.n  = prm.get_double("Exponent");
-            g.level      = std::make_unique<SpaceTimeFunction>(prm.get("Level"), 1, where + "/Activation/Level");
+            g.onset = std::make_unique<SpaceTimeFunction>(prm.get("Onset"), 1, where + "/Activation/Onset");
+            if (g.source == Group::Source::prescribed)
+              g.pattern.emplace(PrescribedActivation::parse_parameters(prm, "Activation"));
+            g.level = std::make_unique<SpaceTimeFunction>(prm.get("Level"), 1, where + "/Activation/Level");
             g.stimulation =
               std::make_unique<SpaceTimeFunction>(prm.get("Stimulation"), 1, where + "/Activation/Stimulation");
             g.dynamics.emplace(ActivationDynamics::parse_parameters(prm));
@@ -172,7 +169,7 @@ namespace hydrostat
     switch (g.source)
       {
         case Group::Source::prescribed:
-          return {PrescribedActivation(g.pattern).value(t, p.onset), 0.0};
+          return {g.pattern->value(t, p.onset), 0.0};
         case Group::Source::expression:
           return {std::clamp(g.level->value(X, t), 0.0, 1.0), 0.0};
         case Group::Source::stimulation:

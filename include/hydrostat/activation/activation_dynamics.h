@@ -136,10 +136,16 @@ namespace hydrostat
       double n  = 3.5; // exponent
     };
 
+    /// Throws unless ta > 0 and td ≥ ta.
     explicit PrescribedActivation(const Parameters &parameters);
 
-    static void       declare_parameters(dealii::ParameterHandler &prm);
-    static Parameters parse_parameters(dealii::ParameterHandler &prm);
+    /// Declares Rise time, Duration and Exponent in the current subsection; the onset is the
+    /// caller's (a muscle group's is a field of the position, for travelling waves).
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    /// The pattern of the current subsection with onset @p ti; an InputError names the subsection
+    /// @p path of a bad rise time or duration.
+    static PrescribedActivation parse_parameters(dealii::ParameterHandler &prm, const std::string &path,
+                                                 const double ti = 0.0);
 
     /// f_a(t) for the stored onset, or for a point-dependent onset @p ti (travelling waves).
     double value(const double t) const { return value(t, param.ti); }

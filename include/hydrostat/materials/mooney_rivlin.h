@@ -20,9 +20,9 @@ namespace hydrostat
   public:
     struct Parameters
     {
-      double c1 = 1.0e3; // Pa
-      double c2 = 0.0;   // Pa
-      double K  = 1.0e6; // Pa
+      double c1 = 1.0e3;                           // Pa
+      double c2 = 0.0;                             // Pa
+      double K  = TissueLaw::default_bulk_modulus; // Pa
 
       double shear_modulus() const { return 2.0 * (c1 + c2); }
       double poisson_ratio() const;
@@ -34,6 +34,8 @@ namespace hydrostat
     static void declare_parameters(dealii::ParameterHandler &prm, const bool has_to_be_set = false);
     /// Reads c1, c2 and 'Bulk modulus'.
     static Parameters parse_parameters(dealii::ParameterHandler &prm);
+    /// The law of the current subsection (TissueLawType::create).
+    static std::shared_ptr<const TissueLaw> create(dealii::ParameterHandler &prm);
 
     const Parameters &parameters() const { return param; }
 

@@ -19,8 +19,8 @@ namespace hydrostat
   public:
     struct Parameters
     {
-      double mu = 2.0e3; // Pa
-      double K  = 1.0e6; // Pa
+      double mu = 2.0e3;                           // Pa
+      double K  = TissueLaw::default_bulk_modulus; // Pa
     };
 
     explicit NeoHookean(const Parameters &parameters);
@@ -29,6 +29,8 @@ namespace hydrostat
     static void declare_parameters(dealii::ParameterHandler &prm, const bool has_to_be_set = false);
     /// Reads 'Shear modulus' and 'Bulk modulus'.
     static Parameters parse_parameters(dealii::ParameterHandler &prm);
+    /// The law of the current subsection (TissueLawType::create).
+    static std::shared_ptr<const TissueLaw> create(dealii::ParameterHandler &prm);
 
     const Parameters &parameters() const { return param; }
 

@@ -6,7 +6,9 @@
 
 #include <memory>
 #include <ostream>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace hydrostat
 {
@@ -24,11 +26,14 @@ namespace hydrostat
   class TissueLaw
   {
   public:
+    /// K of the parameter 'Bulk modulus' when it is not given [Pa].
+    static constexpr double default_bulk_modulus = 1.0e6;
+
     explicit TissueLaw(const double bulk_modulus);
     virtual ~TissueLaw() = default;
 
-    /// Declares 'Law', 'Bulk modulus' and the constants of every law in the current subsection
-    /// (@p has_to_be_set as in ParameterHandler::declare_entry()).
+    /// Declares 'Law', 'Bulk modulus' and the constants of every law of tissue_law_types() in the
+    /// current subsection (@p has_to_be_set as in ParameterHandler::declare_entry()).
     static void declare_parameters(dealii::ParameterHandler &prm, const bool has_to_be_set = false);
 
     /// The law named by 'Law' in the current subsection, with its constants.
@@ -69,6 +74,23 @@ namespace hydrostat
   private:
     double K; // Pa
   };
+
+  /// A kind of tissue law: the value of 'Law' that selects it, its energy (for the documentation),
+  /// the constants it declares in the current subsection, and its factory.
+  struct TissueLawType
+  {
+    std::string              name;
+    std::string              energy;
+    std::vector<std::string> constants;
+    void (*declare_parameters)(dealii::ParameterHandler &prm, const bool has_to_be_set);
+    std::shared_ptr<const TissueLaw> (*create)(dealii::ParameterHandler &prm);
+  };
+
+  /// Every tissue law (tissue_law_types.cc: a new law is its own file pair and one line there).
+  const std::vector<TissueLawType> &tissue_law_types();
+
+  /// The type named @p name; InputError if there is none.
+  const TissueLawType &tissue_law_type(const std::string &name);
 
   /// Isochoric left Cauchy–Green tensor b̄ = J^{-2/3} F Fᵀ.
   SymmetricTensor<2, 3> isochoric_left_cauchy_green(const Tensor<2, 3> &F);

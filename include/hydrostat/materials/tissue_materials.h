@@ -7,6 +7,7 @@
 
 #include <memory>
 #include <set>
+#include <string>
 #include <vector>
 
 namespace hydrostat
@@ -30,6 +31,8 @@ namespace hydrostat
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);
+    /// Gives @p material_id the tissue @p law with @p density [kg/m³] (a material built in code).
+    void set(const unsigned int material_id, std::shared_ptr<const TissueLaw> law, const double density);
 
     /// Whether @p material_id has a material: id 0 always, others if the input has their subsection.
     bool defined(const unsigned int material_id) const;
@@ -37,6 +40,9 @@ namespace hydrostat
     /// Throws, naming the id, if one of the material ids @p used by the mesh has no material; ids out
     /// of range are reported before ids without a subsection.
     void check_used(const std::set<dealii::types::material_id> &used) const;
+
+    /// "Material <id>: <constants> -> mu = ... Pa, nu = ..., density = ... kg/m^3" for the log.
+    std::string describe(const unsigned int material_id) const;
 
     /// The tissue of @p material_id; throws naming the id if it is out of range or has no subsection.
     const Tissue &operator[](const unsigned int material_id) const;

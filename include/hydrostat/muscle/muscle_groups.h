@@ -101,11 +101,11 @@ namespace hydrostat
         expression,
         stimulation
       } source;
-      std::unique_ptr<SpaceTimeFunction> onset;
-      PrescribedActivation::Parameters   pattern;
-      std::unique_ptr<SpaceTimeFunction> level;
-      std::unique_ptr<SpaceTimeFunction> stimulation;
-      std::optional<ActivationDynamics>  dynamics;
+      std::unique_ptr<SpaceTimeFunction>  onset;
+      std::optional<PrescribedActivation> pattern; // Source = prescribed
+      std::unique_ptr<SpaceTimeFunction>  level;
+      std::unique_ptr<SpaceTimeFunction>  stimulation;
+      std::optional<ActivationDynamics>   dynamics;
     };
 
     /// fa and dfa/dλ of group @p g at a point with fibre stretch λ.
