@@ -4,8 +4,8 @@
 
 #include <Trilinos_version.h>
 #include <hydrostat/base/errors.h>
+#include <hydrostat/driver/simulation.h>
 #include <hydrostat/io/run_record.h>
-#include <hydrostat/solver/simulation.h>
 #include <hydrostat/version.h>
 
 #include <csignal>

@@ -66,6 +66,10 @@ namespace hydrostat
     }
   } // namespace
 
+  MeshSource::MeshSource(const Parameters &parameters)
+    : param(parameters)
+  {}
+
   void MeshSource::declare_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Mesh");
@@ -276,6 +280,20 @@ namespace hydrostat
     require(shares.empty() || std::abs(sum - 1) <= share_tolerance,
             where + ": the shares add up to " + sums.str() + ": list every tissue the shares are of, as fractions.");
     return shares;
+  }
+
+  std::string MeshSource::volume_report(const std::map<types::material_id, double> &volumes)
+  {
+    double total = 0;
+    for (const auto &[id, volume] : volumes)
+      total += volume;
+    std::ostringstream out;
+    out << "Volume: " << total << " m^3";
+    for (const auto &[id, volume] : volumes)
+      out << (id == volumes.begin()->first ? " (" : ", ") << "material " << int(id) << ": " << 100.0 * volume / total
+          << " %";
+    out << (volumes.size() > 0 ? ")" : "") << "\n";
+    return out.str();
   }
 
   std::string MeshSource::share_report(const std::map<types::material_id, double> &volumes,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iomanip>
+#include <sstream>
 
 namespace hydrostat
 {
@@ -42,5 +44,12 @@ namespace hydrostat
     else
       std::snprintf(text, sizeof(text), "%ld h %02ld min", s / 3600, (s % 3600) / 60);
     return text;
+  }
+
+  std::string scientific(const double x, const int digits)
+  {
+    std::ostringstream s;
+    s << std::scientific << std::setprecision(digits) << x;
+    return s.str();
   }
 } // namespace hydrostat

@@ -9,7 +9,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../solver/case_builder.h"
+#include "case_builder.h"
 
 #include <cmath>
 

@@ -1,9 +1,22 @@
-# Sourced by the case tests (sh): what every one of them does before its own checks.
+# Sourced by the case tests (sh) with their own arguments HYDROSTAT MPIEXEC PYTHON SOURCE: sets
+# $hydrostat, $mpiexec, $python and $source (the fourth argument: the source directory, or a
+# template) and provides what every one of them does before its own checks:
+#   case_directory DIR...     creates the output directories DIR... (the first one is $dir).
 #   use_numpy_python PYTHON   sets $python to PYTHON, or to Debian's /usr/bin/python3, whichever has
 #                             numpy (CMake's interpreter may be one without it, e.g. a pyenv shim);
 #                             fails the test if neither has.
 #   run_case DIR NP ARGS...   runs "$mpiexec -np NP $hydrostat ARGS..." with its output in DIR/log.txt;
 #                             if hydrostat stops with an error, prints the log's tail and fails.
+hydrostat=$1
+mpiexec=$2
+python=$3
+source=$4
+
+case_directory() {
+  dir=$1
+  mkdir -p "$@"
+}
+
 use_numpy_python() {
   for candidate in "$1" /usr/bin/python3; do
     if "$candidate" -c "import numpy" > /dev/null 2>&1; then python=$candidate; return 0; fi

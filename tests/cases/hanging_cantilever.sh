@@ -7,15 +7,10 @@
 # agree to 3e-5). Before the fix the relative residual test, measured against a diverged
 # attempt, accepted the undeformed bar with 0 Newton iterations and the run stalled at 2.7 %.
 set -eu
-hydrostat=$1
-mpiexec=$2
-python=$3
-template=$4
-dir=output/hanging_cantilever
-mkdir -p "$dir"
 . "$(dirname "$0")/case_run.sh"
+case_directory "output/hanging_cantilever"
 sed -e 's/@N@/4/g' -e 's/@10N@/40/' -e 's/@G@/9.81/' -e "s|@DIRECTORY@|$dir|" \
-    -e 's/set Verbose = true/set Verbose = false/' "$template" > "$dir/case.prm"
+    -e 's/set Verbose = true/set Verbose = false/' "$source" > "$dir/case.prm"
 run_case "$dir" 1 "$dir/case.prm"
 "$python" - "$dir/bar.csv" <<'PY'
 import csv, sys

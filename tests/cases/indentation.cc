@@ -14,7 +14,7 @@
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/parameter_handler.h>
 
-#include <hydrostat/solver/simulation.h>
+#include <hydrostat/driver/simulation.h>
 
 #include <gtest/gtest.h>
 

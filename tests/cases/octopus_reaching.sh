@@ -14,17 +14,12 @@
 # Run time on 2 ranks: 7.5 s in ctest on an idle machine (56 s before the three-field Newton iterated
 # its cell fields, theory.md eq. (14b)); TIMEOUT 30 s. Measured: Z 5.0 -> 38.0 mm, 0.194 m/s, +0.0709.
 set -eu
-hydrostat=$1
-mpiexec=$2
-python=$3
-source_dir=$4
-dir=output/octopus_reaching_short
-mkdir -p "$dir"
 . "$(dirname "$0")/case_run.sh"
+case_directory "output/octopus_reaching_short"
 use_numpy_python "$python"
-run_case "$dir" 2 "$source_dir/parameters/octopus_reaching.prm" \
+run_case "$dir" 2 "$source/parameters/octopus_reaching.prm" \
   --set "Time stepping/End time=0.2" --set "Output/Directory=$dir" --set "Output/ParaView=false"
-"$python" - "$source_dir/postprocess" "$dir" <<'PY'
+"$python" - "$source/postprocess" "$dir" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import octopus_manoeuvres as om

@@ -11,18 +11,13 @@
 # the discretisation error fails; the sign fails a helical family of the wrong hand), axial strain
 # -0.0222 +- 0.0005 (2 %: the refined mesh agrees to 0.05 %).
 set -eu
-hydrostat=$1
-mpiexec=$2
-python=$3
-source_dir=$4
-dir=output/octopus_twisting_anatomical_short
-mkdir -p "$dir"
 . "$(dirname "$0")/case_run.sh"
+case_directory "output/octopus_twisting_anatomical_short"
 use_numpy_python "$python"
-cd "$source_dir" # the case names its include and mesh relative to the repository
+cd "$source" # the case names its include and mesh relative to the repository
 run_case "$OLDPWD/$dir" 2 parameters/octopus_twisting_anatomical.prm \
   --set "Time stepping/End time=0.15" --set "Output/Directory=$OLDPWD/$dir" --set "Output/ParaView=false"
-"$python" - "$source_dir/postprocess" "$OLDPWD/$dir" <<'PY'
+"$python" - "$source/postprocess" "$OLDPWD/$dir" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import octopus_manoeuvres as om

@@ -10,7 +10,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../solver/case_builder.h"
+#include "case_builder.h"
 
 #include <cmath>
 

@@ -10,18 +10,13 @@
 #  - time to peak 31 +- 2 ms (output every 0.5 ms, the onset found to a step);
 #  - peak tip speed 1.79 +- 0.03 m/s (rise time or activation off by 5 % fails).
 set -eu
-hydrostat=$1
-mpiexec=$2
-python=$3
-source_dir=$4
-dir=output/squid_anatomical_short
-mkdir -p "$dir"
 . "$(dirname "$0")/case_run.sh"
+case_directory "output/squid_anatomical_short"
 use_numpy_python "$python"
-cd "$source_dir" # the case names its mesh relative to the repository
+cd "$source" # the case names its mesh relative to the repository
 run_case "$OLDPWD/$dir" 2 parameters/squid_extension_anatomical.prm \
   --set "Time stepping/End time=0.06" --set "Output/Directory=$OLDPWD/$dir" --set "Output/ParaView=false"
-"$python" - "$source_dir/postprocess" "$OLDPWD/$dir/squid.csv" <<'PY'
+"$python" - "$source/postprocess" "$OLDPWD/$dir/squid.csv" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import squid_metrics as sm

@@ -21,15 +21,11 @@
 # full run stopped at 3.9 ms. Point constraints that match no vertex (e.g. given in mm) are an input
 # error (cli/point_constraint_off_mesh).
 set -eu
-hydrostat=$1
-mpiexec=$2
-python=$3
-source_dir=$4
-dir=output/squid_anatomical_full_short
-mkdir -p "$dir/quadrant" "$dir/full"
 . "$(dirname "$0")/case_run.sh"
+case_directory output/squid_anatomical_full_short output/squid_anatomical_full_short/quadrant \
+  output/squid_anatomical_full_short/full
 use_numpy_python "$python"
-cd "$source_dir" # the cases name their include and mesh relative to the repository
+cd "$source" # the cases name their include and mesh relative to the repository
 for run in quadrant full; do
   case $run in
     quadrant) prm=parameters/squid_extension_anatomical.prm ;;
@@ -38,7 +34,7 @@ for run in quadrant full; do
   run_case "$OLDPWD/$dir/$run" 2 "$prm" --set "Time stepping/End time=0.02" \
     --set "Output/Directory=$OLDPWD/$dir/$run" --set "Output/ParaView=false"
 done
-"$python" - "$source_dir/postprocess" "$OLDPWD/$dir" <<'PY'
+"$python" - "$source/postprocess" "$OLDPWD/$dir" <<'PY'
 import sys
 sys.path.insert(0, sys.argv[1])
 import squid_metrics as sm

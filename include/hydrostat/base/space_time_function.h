@@ -1,5 +1,6 @@
 #pragma once
 
+#include <deal.II/base/function.h>
 #include <deal.II/base/function_parser.h>
 #include <deal.II/base/point.h>
 #include <deal.II/base/tensor.h>
@@ -40,5 +41,21 @@ namespace hydrostat
     std::string                                text, name;
     unsigned int                               n_comp;
     std::unique_ptr<dealii::FunctionParser<3>> parser;
+  };
+
+  /// A SpaceTimeFunction at a fixed time, seen as a deal.II Function (for interpolation).
+  class FunctionAtTime : public dealii::Function<3>
+  {
+  public:
+    FunctionAtTime(const SpaceTimeFunction &f, const double t)
+      : dealii::Function<3>(f.n_components())
+      , f(f)
+      , t(t)
+    {}
+    double value(const Point<3> &p, const unsigned int c) const override { return f.value(p, t, c); }
+
+  private:
+    const SpaceTimeFunction &f;
+    const double             t;
   };
 } // namespace hydrostat

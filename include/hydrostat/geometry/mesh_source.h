@@ -63,6 +63,10 @@ namespace hydrostat
       std::map<dealii::types::material_id, double> intended_shares;
     };
 
+    /// A mesh described by parse_parameters(), or in code (@p parameters).
+    MeshSource() = default;
+    explicit MeshSource(const Parameters &parameters);
+
     /// Declares the subsection "Mesh".
     static void declare_parameters(dealii::ParameterHandler &prm);
     void        parse_parameters(dealii::ParameterHandler &prm);
@@ -79,6 +83,9 @@ namespace hydrostat
     /// Volume [m³] of the cells of each material id, summed over all ranks (straight-sided cells:
     /// the volume of the mesh, not of the curved body it approximates).
     static std::map<dealii::types::material_id, double> material_volumes(const dealii::Triangulation<3> &triangulation);
+
+    /// "Volume: V m^3 (material 0: 70 %, material 1: 30 %)" of the @p volumes, with a newline.
+    static std::string volume_report(const std::map<dealii::types::material_id, double> &volumes);
 
     /// Largest difference [share points / 100, i.e. a fraction] between a tissue's measured and
     /// intended share that the share report accepts.

@@ -28,4 +28,7 @@ namespace hydrostat
 
   /// A duration for people: "42 s", "3 min 20 s", "2 h 05 min".
   std::string human_duration(double seconds);
+
+  /// @p x in scientific notation with @p digits digits after the point ("1.235e-03"), for the log.
+  std::string scientific(double x, int digits = 3);
 } // namespace hydrostat

@@ -1,0 +1,204 @@
+// One time step: Newton–Raphson with line search from the Newmark predictor, cut-back, Newmark
+// corrector, the terms' history and the energy balance.
+#include <deal.II/base/exceptions.h>
+#include <deal.II/base/utilities.h>
+#include <deal.II/fe/mapping_q1.h>
+#include <deal.II/numerics/vector_tools.h>
+
+#include <hydrostat/base/errors.h>
+#include <hydrostat/integration/step_solver.h>
+#include <hydrostat/io/progress.h>
+
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+
+namespace hydrostat
+{
+  using namespace dealii;
+
+  StepSolver::StepSolver(Assembler &assembler, RunComponents &components, State &state, EnergyBalance &energy,
+                         TimerOutput &timer, const ConditionalOStream &out)
+    : problem(assembler)
+    , constraints(components.constraints)
+    , linear_solver(components.linear_solver)
+    , newmark(components.newmark)
+    , stepping(components.stepping)
+    , accepted(state)
+    , energy(energy)
+    , timer(timer)
+    , out(out)
+    , control(components.newton)
+    , newton_solver(std::make_unique<NewtonSolver>(components.newton, out))
+  {}
+
+  void StepSolver::setup()
+  {
+    problem.distribute_dofs();
+    const DoFHandler<3> &dof_handler = problem.dof_handler();
+    linear_solver.choose(dof_handler.n_dofs(), problem.formulation().type == Formulation::Type::three_field);
+    accepted.reinit(problem.owned_dofs(), problem.relevant_dofs(), problem.comm());
+    AffineConstraints<double> zero_constraints, unused;
+    constraints.make(dof_handler, problem.relevant_dofs(), accepted.u_ghosted(), 0.0, zero_constraints, unused);
+    problem.setup_system(zero_constraints, linear_solver.block_preconditioner(), control.iterate_cell_fields);
+    if (control.automatic_absolute_residual)
+      {
+        control.residual_absolute =
+          round_off_residual(dof_handler.get_triangulation(), problem.materials(), problem.comm());
+        newton_solver = std::make_unique<NewtonSolver>(control, out);
+      }
+    constraints.check(dof_handler);
+  }
+
+  Step StepSolver::step_to(const double dt) const { return {accepted.time() + dt, dt, newmark.coefficients(dt)}; }
+
+  void StepSolver::start(const SpaceTimeFunction &initial_velocity)
+  {
+    const DoFHandler<3> &dof_handler = problem.dof_handler();
+    Vector               u = accepted.owned_vector(), v = accepted.owned_vector(), a = accepted.owned_vector();
+    VectorTools::interpolate(MappingQ1<3>(), dof_handler, FunctionAtTime(initial_velocity, 0.0), v);
+    accepted.accept(0.0, u, v, a);
+    if (newmark.dynamic())
+      {
+        // M a0 = f_ext(0) − f_int(u0) − C v0 (theory.md eq. (50)): the residual of the accepted
+        // state with a = 0, v = v0; accelerations of constrained DoFs are taken as zero.
+        AffineConstraints<double> inhomogeneous, homogeneous;
+        constraints.make(dof_handler, problem.relevant_dofs(), accepted.u_ghosted(), 0.0, inhomogeneous, homogeneous);
+        Vector residual = accepted.owned_vector();
+        require(
+          problem.assemble(Step::accepted(0.0), u, accepted, residual, nullptr, nullptr, homogeneous, homogeneous),
+          "The initial mesh has an element with J <= 0: check the mesh file or Mesh parameters.");
+        problem.assemble_mass_matrix(problem.tangent(), homogeneous);
+        residual *= -1.0;
+        linear_solver.solve(problem.tangent(), a, residual, dof_handler, &timer);
+        homogeneous.distribute(a);
+        accepted.accept(0.0, u, v, a);
+      }
+    energy.start(problem, accepted);
+  }
+
+  bool StepSolver::evaluate(const Vector &u, const double dt, Vector &residual, TrilinosWrappers::SparseMatrix *tangent)
+  {
+    Vector u_ghost = accepted.ghosted_vector();
+    u_ghost        = u;
+    AffineConstraints<double> inhomogeneous, homogeneous;
+    constraints.make(problem.dof_handler(), problem.relevant_dofs(), u_ghost, accepted.time() + dt, inhomogeneous,
+                     homogeneous);
+    Vector rhs = accepted.owned_vector();
+    return problem.assemble(step_to(dt), u, accepted, residual, tangent, tangent ? &rhs : nullptr, homogeneous,
+                            homogeneous);
+  }
+
+  bool StepSolver::newton_solve(const double dt, Vector &u)
+  {
+    // Newton starts from the Newmark predictor: starting from u_n instead makes the first Newton
+    // step linearise every rotation of the step, which in bending of nearly incompressible tissue
+    // produces a large spurious volume change.
+    const dealii::DoFHandler<3> &dof_handler = problem.dof_handler();
+    CondensedFields             &cell_fields = problem.condensed_fields();
+    u                                        = accepted.owned_vector();
+    newmark.predict(accepted.u(), accepted.v(), accepted.a(), dt, u);
+
+    Vector                    u_ghost = accepted.ghosted_vector(), rhs = accepted.owned_vector();
+    AffineConstraints<double> inhomogeneous, homogeneous;
+    NewtonSolver::Problem     newton_problem;
+    newton_problem.system = [&](const Vector &u_trial, Vector &residual, double &pending_increment, double &scale) {
+      u_ghost = u_trial;
+      constraints.make(dof_handler, problem.relevant_dofs(), u_ghost, accepted.time() + dt, inhomogeneous, homogeneous);
+      pending_increment = 0;
+      for (const auto &line : inhomogeneous.get_lines())
+        pending_increment = std::max(pending_increment, std::abs(line.inhomogeneity));
+      pending_increment = Utilities::MPI::max(pending_increment, problem.comm());
+      const bool ok     = problem.assemble(step_to(dt), u_trial, accepted, residual, &problem.tangent(), &rhs,
+                                           inhomogeneous, homogeneous);
+      scale             = problem.force_scale();
+      return ok;
+    };
+    newton_problem.residual = [&](const Vector &u_trial, Vector &residual) {
+      return problem.assemble(step_to(dt), u_trial, accepted, residual, nullptr, nullptr, homogeneous, homogeneous);
+    };
+    newton_problem.solve = [&](Vector &du) {
+      const LinearSolver::Statistics statistics =
+        linear_solver.solve(problem.tangent(), du, rhs, dof_handler, &timer, problem.pressure_blocks());
+      inhomogeneous.distribute(du);
+      if (cell_fields.follows_updates())
+        {
+          u_ghost = du;
+          cell_fields.set_increment(dof_handler, u_ghost);
+        }
+      counts.linear_iterations += statistics.iterations;
+      counts.factorizations += statistics.factorised;
+      return statistics.iterations;
+    };
+    if (cell_fields.follows_updates())
+      newton_problem.judged_residual = [&](const Vector &residual, Vector &judged) {
+        judged = residual;
+        judged -= problem.cell_constraint_residual();
+      };
+    newton_problem.try_step  = [&](const double alpha) { cell_fields.try_step(alpha); };
+    newton_problem.take_step = [&](const double alpha) { cell_fields.take_step(alpha); };
+    cell_fields.start();
+    linear_solver.renew_factorization();
+    bool converged = newton_solver->solve(newton_problem, u);
+    // A predictor that inverts an element (the extrapolation overshoots where the motion turns)
+    // is not a reason to cut the step: start again from the accepted accepted.
+    if (!converged && newton_solver->residuals().empty())
+      {
+        u = accepted.u();
+        cell_fields.start();
+        linear_solver.renew_factorization();
+        converged = newton_solver->solve(newton_problem, u);
+      }
+    if (converged)
+      cell_fields.accept();
+    cell_fields.project(); // evaluations outside Newton project
+    return converged;
+  }
+
+  double StepSolver::advance(const double dt_nominal)
+  {
+    double dt = dt_nominal;
+    while (true)
+      {
+        Vector                     u_new;
+        const bool                 converged        = newton_solve(dt, u_new);
+        const std::vector<double> &newton_residuals = newton_solver->residuals();
+        counts.newton_iterations += newton_solver->iterations();
+        if (converged)
+          {
+            accept(dt, u_new);
+            ++counts.steps;
+            return dt;
+          }
+        const double reduced = dt * stepping.cut_back;
+        AssertThrow(reduced >= stepping.minimum_step * (1 - 1e-12),
+                    ExcMessage("Newton did not converge at t = " + scientific(accepted.time() + dt) +
+                               " s even with the time step cut to " + scientific(dt) +
+                               " s (parameter 'Time stepping/Minimum time step' = " +
+                               scientific(stepping.minimum_step) + "). Last residuals: " +
+                               (newton_residuals.empty() ? std::string("none") :
+                                                           scientific(newton_residuals.front()) + " ... " +
+                                                             scientific(newton_residuals.back())) +
+                               ". Try a smaller Time step, a finer mesh, or check loads and constraints."));
+        out << "  step cut back: dt " << scientific(dt, 2) << " -> " << scientific(reduced, 2) << " s ("
+            << (newton_residuals.empty() ? "" : "residual " + scientific(newton_residuals.back(), 2) + ", ")
+            << newton_residuals.size() << " iterations)" << std::endl;
+        stepping.record_cut_back(dt);
+        dt = reduced;
+        ++counts.cut_backs;
+      }
+  }
+
+  void StepSolver::accept(const double dt, const Vector &u_new)
+  {
+    // v₊, a₊ from u₊ = u_new and the previous state.
+    Vector v_new = accepted.owned_vector(), a_new = accepted.owned_vector();
+    newmark.correct(accepted.u(), accepted.v(), accepted.a(), u_new, dt, v_new, a_new);
+    Vector du = u_new;
+    du -= accepted.u();
+    accepted.accept(accepted.time() + dt, u_new, v_new, a_new);
+    for (const auto &term : problem.terms())
+      term->commit(accepted, dt);
+    energy.step(problem, accepted, du, dt);
+  }
+} // namespace hydrostat

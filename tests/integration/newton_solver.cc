@@ -1,0 +1,140 @@
+// NewtonSolver on small algebraic problems given by callbacks: quadratic convergence to the
+// root, the line search on a step that would "invert", and failure reported when it must be.
+#include <deal.II/base/index_set.h>
+
+#include <hydrostat/integration/newton_solver.h>
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iostream>
+
+using namespace hydrostat;
+using Vector = NewtonSolver::Vector;
+
+namespace
+{
+  Vector make_vector(const double value)
+  {
+    dealii::IndexSet owned(3);
+    owned.add_range(0, 3);
+    Vector v(owned, MPI_COMM_SELF);
+    v = value;
+    return v;
+  }
+
+  /// R_i(u) = u_i³ − 8 with the exact tangent 3 u_i² and the force scale |(u³, 8)|; system() fails
+  /// ("inverts") for u_i ≤ @p floor.
+  NewtonSolver::Problem cubic(Vector &tangent_diagonal, Vector &rhs, const double floor = -1e300)
+  {
+    NewtonSolver::Problem problem;
+    problem.residual = [floor](const Vector &u, Vector &residual) {
+      for (unsigned int i = 0; i < 3; ++i)
+        {
+          if (u[i] <= floor)
+            return false;
+          residual[i] = u[i] * u[i] * u[i] - 8.0;
+        }
+      return true;
+    };
+    problem.system = [&, floor, residual = problem.residual](const Vector &u, Vector &R, double &pending,
+                                                             double &force_scale) {
+      pending = 0;
+      // The "internal force" u³ and the "load" 8 of each equation.
+      force_scale = 0;
+      for (unsigned int i = 0; i < 3; ++i)
+        force_scale += std::pow(u[i], 6) + 64.0;
+      force_scale = std::sqrt(force_scale);
+      for (unsigned int i = 0; i < 3; ++i)
+        {
+          tangent_diagonal[i] = 3.0 * u[i] * u[i];
+          rhs[i]              = -(u[i] * u[i] * u[i] - 8.0);
+        }
+      return residual(u, R);
+    };
+    problem.solve = [&](Vector &du) {
+      for (unsigned int i = 0; i < 3; ++i)
+        du[i] = rhs[i] / tangent_diagonal[i];
+      return 1u;
+    };
+    return problem;
+  }
+} // namespace
+
+TEST(NewtonSolver, ConvergesQuadraticallyToTheRoot)
+{
+  const dealii::ConditionalOStream out(std::cout, false);
+  NewtonControl                    control;
+  control.residual_relative = 1e-14;
+  NewtonSolver solver(control, out);
+  Vector       tangent = make_vector(0), rhs = make_vector(0), u = make_vector(3.0);
+  ASSERT_TRUE(solver.solve(cubic(tangent, rhs), u));
+  for (unsigned int i = 0; i < 3; ++i)
+    EXPECT_NEAR(u[i], 2.0, 1e-14);
+  const auto &r = solver.residuals();
+  ASSERT_GE(r.size(), 4u);
+  // Quadratic once close: r_{k+1} ≈ r_k² / (8 √3) here.
+  for (unsigned int k = 1; k + 1 < r.size() && r[k + 1] > 1e-12; ++k)
+    EXPECT_LT(r[k + 1], 0.5 * r[k] * r[k] + 1e-13) << "iteration " << k;
+}
+
+// From u = 0.6 the full Newton step overshoots to u ≈ 7.8 (|R| 60 times larger): the line search
+// halves it twice (u ≈ 2.4, Armijo holds); without line search |R| first grows. An iteration
+// limit or an element "inverted" at the predictor is reported as failure.
+TEST(NewtonSolver, LineSearchAndFailure)
+{
+  const dealii::ConditionalOStream out(std::cout, false);
+  NewtonControl                    control;
+  Vector                           tangent = make_vector(0), rhs = make_vector(0);
+  for (const bool line_search : {true, false})
+    {
+      control.line_search = line_search;
+      NewtonSolver solver(control, out);
+      Vector       u = make_vector(0.6);
+      EXPECT_TRUE(solver.solve(cubic(tangent, rhs), u));
+      EXPECT_NEAR(u[0], 2.0, 1e-8);
+      const auto &r = solver.residuals();
+      if (line_search)
+        EXPECT_LT(r[1], r[0]);
+      else
+        EXPECT_GT(r[1], 50 * r[0]);
+    }
+  control.line_search    = false;
+  control.max_iterations = 3;
+  {
+    NewtonSolver solver(control, out);
+    Vector       u = make_vector(0.6);
+    EXPECT_FALSE(solver.solve(cubic(tangent, rhs), u));
+    EXPECT_EQ(solver.residuals().size(), 4u);
+  }
+  {
+    NewtonSolver solver(control, out);
+    Vector       u = make_vector(-1.0);
+    EXPECT_FALSE(solver.solve(cubic(tangent, rhs, 0.0), u));
+    EXPECT_TRUE(solver.residuals().empty());
+  }
+}
+
+// Issue 12: after an attempt that diverged (|R| up to ~470), a new solve that starts 1e-7 from the
+// root (|R| = 2.1e-6, force scale 19.6) must still iterate to the root: the relative test is
+// measured against the force scale of the iterate (1e-8 · 19.6 = 2e-7), never against the
+// residuals of a failed attempt (1e-8 · 470 = 4.7e-6 would accept the start with no iteration).
+TEST(NewtonSolver, RelativeTestNotLoosenedByADivergedAttempt)
+{
+  const dealii::ConditionalOStream out(std::cout, false);
+  NewtonControl                    control;
+  control.line_search    = false;
+  control.max_iterations = 3;
+  NewtonSolver solver(control, out);
+  Vector       tangent = make_vector(0), rhs = make_vector(0);
+  Vector       u = make_vector(0.6);
+  ASSERT_FALSE(solver.solve(cubic(tangent, rhs), u));
+  ASSERT_GT(*std::max_element(solver.residuals().begin(), solver.residuals().end()), 400.0);
+
+  u = make_vector(2.0 + 1e-7);
+  ASSERT_TRUE(solver.solve(cubic(tangent, rhs), u));
+  EXPECT_GT(solver.residuals().size(), 1u);
+  for (unsigned int i = 0; i < 3; ++i)
+    EXPECT_NEAR(u[i], 2.0, 1e-12);
+}
