@@ -2,14 +2,7 @@
 // exactly, ThreeFieldCell gives the L² projections J̃ = Π J, p̃ = Π U'(J̃) (for Q1 the cell
 // means) with the volumetric energy ∫ U(J̃) dV, the internal-force kernel's tangent is the
 // derivative of its residual, and the mass kernel integrates ρ0 over the cell.
-#include <deal.II/base/quadrature_lib.h>
-#include <deal.II/dofs/dof_handler.h>
-#include <deal.II/fe/fe_q.h>
-#include <deal.II/fe/fe_system.h>
 #include <deal.II/fe/fe_values.h>
-#include <deal.II/fe/mapping_q1.h>
-#include <deal.II/grid/grid_generator.h>
-#include <deal.II/grid/tria.h>
 
 #include <hydrostat/fem/cell_kernels.h>
 #include <hydrostat/fem/three_field_cell.h>
@@ -18,6 +11,8 @@
 
 #include <gtest/gtest.h>
 
+#include "one_cell.h"
+
 #include <cmath>
 
 using namespace hydrostat;
@@ -25,40 +20,7 @@ using namespace dealii;
 
 namespace
 {
-  struct OneCell
-  {
-    Triangulation<3> tria;
-    FESystem<3>      fe;
-    DoFHandler<3>    dof_handler;
-    QGauss<3>        quadrature;
-
-    explicit OneCell(const unsigned int degree)
-      : fe(FE_Q<3>(degree), 3)
-      , quadrature(degree + 1)
-    {
-      // A general hexahedron, so that the mapping is not affine.
-      const std::vector<Point<3>> vertices = {{0, 0, 0},     {1.1, 0, 0.1},   {0, 0.9, 0},   {1.2, 1.0, 0.2},
-                                              {0.1, 0, 1.0}, {1.0, 0.1, 1.1}, {0, 1.1, 0.9}, {1.0, 1.0, 1.3}};
-      GridGenerator::general_cell(tria, vertices);
-      dof_handler.reinit(tria);
-      dof_handler.distribute_dofs(fe);
-    }
-
-    /// Cell DoF values of the field X ↦ f(X), interpolated at the support points.
-    template <typename Field>
-    Vector<double> interpolate(const Field &f) const
-    {
-      const auto     cell = dof_handler.begin_active();
-      Vector<double> local(fe.n_dofs_per_cell());
-      MappingQ1<3>   mapping;
-      for (unsigned int i = 0; i < fe.n_dofs_per_cell(); ++i)
-        {
-          const Point<3> X = mapping.transform_unit_to_real_cell(cell, fe.unit_support_point(i));
-          local[i]         = f(X)[fe.system_to_component_index(i).first];
-        }
-      return local;
-    }
-  };
+  using hydrostat::test_support::OneCell;
 
   /// FEValues on the cell of a OneCell and the CellShapes read from them.
   struct CellValues

@@ -3,18 +3,12 @@
 // flat face moving along its normal and in its plane; the assembled tangent of a dynamic case
 // with drag against finite differences of the assembled residual; and the refusal of drag in a
 // quasi-static run.
-#include <deal.II/base/quadrature_lib.h>
-#include <deal.II/dofs/dof_handler.h>
-#include <deal.II/fe/fe_q.h>
-#include <deal.II/fe/fe_system.h>
-#include <deal.II/fe/mapping_q1.h>
-#include <deal.II/grid/grid_generator.h>
-#include <deal.II/grid/tria.h>
 
 #include <hydrostat/physics/water_drag.h>
 
 #include <gtest/gtest.h>
 
+#include "one_cell.h"
 #include "problem.h"
 
 #include <cmath>
@@ -34,37 +28,7 @@ namespace
     return drag;
   }
 
-  /// One general hexahedron (non-affine mapping) with Q1 displacements.
-  struct OneCell
-  {
-    Triangulation<3> tria;
-    FESystem<3>      fe;
-    DoFHandler<3>    dof_handler;
-    QGauss<2>        face_quadrature;
-
-    OneCell()
-      : fe(FE_Q<3>(1), 3)
-      , face_quadrature(2)
-    {
-      const std::vector<Point<3>> vertices = {{0, 0, 0},     {1.1, 0, 0.1},   {0, 0.9, 0},   {1.2, 1.0, 0.2},
-                                              {0.1, 0, 1.0}, {1.0, 0.1, 1.1}, {0, 1.1, 0.9}, {1.0, 1.0, 1.3}};
-      GridGenerator::general_cell(tria, vertices);
-      dof_handler.reinit(tria);
-      dof_handler.distribute_dofs(fe);
-    }
-
-    template <typename Field>
-    dealii::Vector<double> interpolate(const Field &f) const
-    {
-      const auto             cell = dof_handler.begin_active();
-      dealii::Vector<double> local(fe.n_dofs_per_cell());
-      MappingQ1<3>           mapping;
-      for (unsigned int i = 0; i < fe.n_dofs_per_cell(); ++i)
-        local[i] =
-          f(mapping.transform_unit_to_real_cell(cell, fe.unit_support_point(i)))[fe.system_to_component_index(i).first];
-      return local;
-    }
-  };
+  using test_support::OneCell;
 
   /// f of the face kernel with v = v_u u + w (Newmark's v₊ with the accepted state in w).
   dealii::Vector<double> face_force(const WaterDrag &drag, FEFaceValues<3> &fe_face_values,
@@ -114,7 +78,7 @@ TEST(WaterDrag, PointDerivativesMatchFiniteDifferences)
 
 TEST(WaterDrag, FaceTangentMatchesFiniteDifferences)
 {
-  OneCell         c;
+  OneCell         c(1);
   const WaterDrag drag = drag_law();
   FEFaceValues<3> fe_face_values(c.fe, c.face_quadrature,
                                  update_values | update_gradients | update_normal_vectors | update_JxW_values);
