@@ -143,7 +143,8 @@ statistics of the run) goes to the directory named in the case's 'Output' subsec
             {"newton_iterations", double(s.newton_iterations)},
             {"linear_iterations", double(s.linear_iterations)},
             {"factorizations", double(s.factorizations)},
-            {"cut_backs", double(s.cut_backs)}};
+            {"cut_backs", double(s.cut_backs)},
+            {"augmentations", double(s.augmentations)}};
   }
 
   /// Discards what is written to it.

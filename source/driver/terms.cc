@@ -2,6 +2,7 @@
 #include <hydrostat/physics/body_force.h>
 #include <hydrostat/physics/inertia.h>
 #include <hydrostat/physics/muscle_tendon_units.h>
+#include <hydrostat/physics/rigid_contact.h>
 #include <hydrostat/physics/solid_stress.h>
 #include <hydrostat/physics/surface_loads.h>
 #include <hydrostat/physics/water_drag.h>
@@ -18,6 +19,7 @@ namespace hydrostat
       {SurfaceLoad::declare_parameters, SurfaceLoad::create, nullptr},
       {WaterDrag::declare_parameters, WaterDrag::create, nullptr},
       {MuscleTendonUnits::declare_parameters, MuscleTendonUnits::create, nullptr},
+      {RigidContact::declare_parameters, RigidContact::create, RigidContact::field_selectors},
     };
     return types;
   }

@@ -89,15 +89,18 @@ namespace hydrostat
                             homogeneous);
   }
 
-  bool StepSolver::newton_solve(const double dt, Vector &u)
+  bool StepSolver::newton_solve(const double dt, Vector &u, const bool from_u)
   {
     // Newton starts from the Newmark predictor: starting from u_n instead makes the first Newton
     // step linearise every rotation of the step, which in bending of nearly incompressible tissue
     // produces a large spurious volume change.
     const dealii::DoFHandler<3> &dof_handler = problem.dof_handler();
     CondensedFields             &cell_fields = problem.condensed_fields();
-    u                                        = accepted.owned_vector();
-    newmark.predict(accepted.u(), accepted.v(), accepted.a(), dt, u);
+    if (!from_u)
+      {
+        u = accepted.owned_vector();
+        newmark.predict(accepted.u(), accepted.v(), accepted.a(), dt, u);
+      }
 
     Vector                    u_ghost = accepted.ghosted_vector(), rhs = accepted.owned_vector();
     AffineConstraints<double> inhomogeneous, homogeneous;
@@ -142,7 +145,7 @@ namespace hydrostat
     bool converged = newton_solver->solve(newton_problem, u);
     // A predictor that inverts an element (the extrapolation overshoots where the motion turns)
     // is not a reason to cut the step: start again from the accepted accepted.
-    if (!converged && newton_solver->residuals().empty())
+    if (!converged && newton_solver->residuals().empty() && !from_u)
       {
         u = accepted.u();
         cell_fields.start();
@@ -161,9 +164,8 @@ namespace hydrostat
     while (true)
       {
         Vector                     u_new;
-        const bool                 converged        = newton_solve(dt, u_new);
+        const bool                 converged        = solve_augmented(dt, u_new);
         const std::vector<double> &newton_residuals = newton_solver->residuals();
-        counts.newton_iterations += newton_solver->iterations();
         if (converged)
           {
             accept(dt, u_new);
@@ -184,9 +186,31 @@ namespace hydrostat
             << (newton_residuals.empty() ? "" : "residual " + scientific(newton_residuals.back(), 2) + ", ")
             << newton_residuals.size() << " iterations)" << std::endl;
         stepping.record_cut_back(dt);
+        for (const auto &term : problem.terms())
+          term->retry_step();
         dt = reduced;
         ++counts.cut_backs;
       }
+  }
+
+  bool StepSolver::solve_augmented(const double dt, Vector &u)
+  {
+    bool converged = newton_solve(dt, u);
+    counts.newton_iterations += newton_solver->iterations();
+    Vector u_ghost = accepted.ghosted_vector();
+    while (converged)
+      {
+        u_ghost        = u;
+        bool augmented = false;
+        for (const auto &term : problem.terms())
+          augmented = term->augment(u_ghost, step_to(dt)) || augmented;
+        if (!augmented)
+          break;
+        ++counts.augmentations;
+        converged = newton_solve(dt, u, true);
+        counts.newton_iterations += newton_solver->iterations();
+      }
+    return converged;
   }
 
   void StepSolver::accept(const double dt, const Vector &u_new)

@@ -50,10 +50,12 @@ namespace hydrostat
     using Vector = dealii::TrilinosWrappers::MPI::Vector;
 
     /// Counts of the whole run (the part before a restart included), for run.json. factorizations:
-    /// the tangents factorised (direct) or for which CG/GMRES built their preconditioner.
+    /// the tangents factorised (direct) or for which CG/GMRES built their preconditioner;
+    /// augmentations: the solves again after a term updated its multipliers (contact, eq. (68)).
     struct Statistics
     {
-      std::uint64_t steps = 0, newton_iterations = 0, linear_iterations = 0, factorizations = 0, cut_backs = 0;
+      std::uint64_t steps = 0, newton_iterations = 0, linear_iterations = 0, factorizations = 0, cut_backs = 0,
+                    augmentations = 0;
     };
 
     StepSolver(Assembler &assembler, RunComponents &components, State &state, EnergyBalance &energy,
@@ -90,8 +92,11 @@ namespace hydrostat
   private:
     /// What an evaluation of the step to time + @p dt evaluates.
     Step step_to(const double dt) const;
-    /// Newton for the step to time + @p dt: the converged u₊ in @p u, or false.
-    bool newton_solve(const double dt, Vector &u);
+    /// Newton for the step to time + @p dt: the converged u₊ in @p u, or false. It starts from the
+    /// Newmark predictor, or from @p u if @p from_u (a solve again after an augmentation).
+    bool newton_solve(const double dt, Vector &u, const bool from_u = false);
+    /// Newton, and again while a term updates its multipliers at the converged u₊ (eq. (68)).
+    bool solve_augmented(const double dt, Vector &u);
     /// Makes u₊ = @p u_new the accepted state at time + dt.
     void accept(const double dt, const Vector &u_new);
 

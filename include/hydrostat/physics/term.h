@@ -45,8 +45,10 @@ namespace hydrostat
   struct FaceState
   {
     CellIterator                     cell;
+    unsigned int                     face_no;
     const dealii::FEFaceValues<3>   &fe_values;
     const CellKinematics            &kinematics; ///< F, J at the face points
+    const std::vector<Tensor<1, 3>> &u;          ///< u₊ at the face points
     const std::vector<Tensor<1, 3>> &v;          ///< v₊ at the face points (dynamic runs; else empty)
     const Step                      &step;
   };
@@ -153,6 +155,13 @@ namespace hydrostat
     virtual void add_face(const FaceState & /*face*/, CellContribution & /*out*/) const {}
     /// Adds a contribution that is not local to a cell (after the cells).
     virtual void add_to_system(const SystemState & /*state*/, SystemContribution & /*out*/) const {}
+
+    /// After Newton has converged on a step at the ghosted @p u: a term with multipliers
+    /// (augmented Lagrangian) updates them and returns true if the step must be solved again
+    /// with them (the same on every rank).
+    virtual bool augment(const dealii::TrilinosWrappers::MPI::Vector & /*u*/, const Step & /*step*/) { return false; }
+    /// The step is tried again from the accepted state (cut back): forget what augment() changed.
+    virtual void retry_step() {}
 
     /// For work() = stored: the term's energies and non-conservative forces at point @p q of a
     /// cell of the accepted state. The other terms' work is that of their residual contribution.
