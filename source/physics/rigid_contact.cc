@@ -288,17 +288,19 @@ namespace hydrostat
 
   bool RigidContact::augment(const TrilinosWrappers::MPI::Vector &u, const Step &step)
   {
-    // Uzawa (theory.md eq. (68)): while some point penetrates deeper than the tolerance, λ̄ ← λ_N
+    // Uzawa (theory.md eq. (68)): while some pressed point is farther from the surface than the
+    // tolerance (penetrating, or pushing from a gap with a multiplier left from before), λ̄ ← λ_N
     // everywhere and solve again.
     const RigidObstacle::Placement where = obstacle->placement(step.t);
-    double                         worst = 0; // penetration / h
+    double                         worst = 0; // |g| / h where λ_N > 0
     std::vector<double>            updated(multipliers.size());
     for_each_point(u, [&](const Face &face, const unsigned int q, const Tensor<1, 3> &x, const Tensor<1, 3> &,
                           const CellKinematics &) {
       const unsigned int       p = face.first + q;
       const PointForce<double> f = at(x, where, multipliers[p], accepted[p], face.penalty);
       updated[p]                 = f.pressure;
-      worst                      = std::max(worst, -f.proximity.gap / face.size);
+      if (f.pressure > 0)
+        worst = std::max(worst, std::abs(f.proximity.gap) / face.size);
     });
     worst = Utilities::MPI::max(worst, comm);
     if (worst <= controls.tolerance || augmentations >= controls.max_augmentations)
