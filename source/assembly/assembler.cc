@@ -39,7 +39,7 @@ namespace hydrostat
     dealii::Vector<double>    u, u_n, v_n, a_n, a, v; // cell DoF values: trial u₊, accepted state, a₊, v₊
     dealii::Vector<double>    j, p;                   // three-field cell fields of the iterate (CondensedFields)
     std::vector<Tensor<1, 3>> a_q, v_q;               // a₊, v₊ at the points (dynamic runs)
-    std::vector<Tensor<1, 3>> v_face;                 // v₊ at the face points (dynamic runs)
+    std::vector<Tensor<1, 3>> u_face, v_face;         // u₊, v₊ (dynamic runs) at the face points
   };
 
   struct Assembler::CopyData
@@ -274,10 +274,11 @@ namespace hydrostat
           {
             scratch.fe_face_values.reinit(cell, f);
             scratch.face_kinematics.reinit(scratch.fe_face_values, scratch.u);
+            vector_values(scratch.fe_face_values, scratch.u, scratch.u_face);
             if (point_velocities)
               vector_values(scratch.fe_face_values, scratch.v, scratch.v_face);
-            const FaceState face_state{cell,           f,   scratch.fe_face_values, scratch.face_kinematics, scratch.u,
-                                       scratch.v_face, step};
+            const FaceState face_state{
+              cell, f, scratch.fe_face_values, scratch.face_kinematics, scratch.u_face, scratch.v_face, step};
             term->add_face(face_state, target(*term));
           }
   }

@@ -100,10 +100,9 @@ namespace hydrostat
   void RigidContact::setup(const DoFHandler<3> &dof_handler, const Quadrature<3> &)
   {
     comm = dof_handler.get_communicator();
-    // The contact points are the nodes of each face (Gauss–Lobatto points: the vertices for Q1), so
-    // that the pressure keeps the nodes of the surface out of the obstacle (theory.md §15.2).
+    // The Assembler's face rule (its Gauss points), so that add_face() finds its points' multipliers.
     const FiniteElement<3> &fe = dof_handler.get_fe();
-    face_quadrature            = std::make_unique<QGaussLobatto<2>>(fe.degree + 1);
+    face_quadrature            = std::make_unique<QGauss<2>>(fe.degree + 1);
     fe_face_values             = std::make_unique<FEFaceValues<3>>(fe, *face_quadrature,
                                                        update_values | update_gradients | update_quadrature_points |
                                                          update_normal_vectors | update_JxW_values);
@@ -208,7 +207,7 @@ namespace hydrostat
   void RigidContact::add_face(const FaceState &face, CellContribution &out) const
   {
     const Face *contact = face_of(face.cell, face.face_no);
-    Assert(contact, ExcInternalError());
+    Assert(contact && face.fe_values.n_quadrature_points == n_q, ExcInternalError());
     RigidObstacle::Placement where;
     try
       {
@@ -222,17 +221,14 @@ namespace hydrostat
       }
     // The contact force is a load: −f in the residual, K = −∂f/∂u = −∫ φ_i (∂h/∂x) φ_j dA on the
     // active points, ∂h/∂x by automatic differentiation of the point force (theory.md eq. (67)).
-    FEFaceValues<3> &fe_values = *fe_face_values;
-    fe_values.reinit(face.cell, face.face_no);
-    std::vector<Tensor<1, 3>> u;
-    vector_values(fe_values, face.u_cell, u);
-    const FiniteElement<3> &fe     = fe_values.get_fe();
-    const unsigned int      n_dofs = fe.n_dofs_per_cell();
+    const FEFaceValues<3>  &fe_values = face.fe_values;
+    const FiniteElement<3> &fe        = fe_values.get_fe();
+    const unsigned int      n_dofs    = fe.n_dofs_per_cell();
     Tensor<1, 3>            h;
     Tensor<2, 3>            k; // −∂h/∂x
     for (unsigned int q = 0; q < n_q; ++q)
       {
-        const Tensor<1, 3> x      = fe_values.quadrature_point(q) + u[q];
+        const Tensor<1, 3> x      = fe_values.quadrature_point(q) + face.u[q];
         const unsigned int p      = contact->first + q;
         double             active = 0;
         if (out.with_tangent)

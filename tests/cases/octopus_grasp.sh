@@ -6,7 +6,7 @@
 # rod's axis over the whole run). Asserted from the CSVs:
 #  - the run reaches t = 0.40 s and the arm touches the rod (contact force > 0.05 N at some step,
 #    first touch between 0.30 and 0.38 s);
-#  - no node of the surface is inside the rod by more than the tolerance: the largest
+#  - no Gauss point of the surface is inside the rod by more than the tolerance: the largest
 #    penetration <= 1e-5 m (0.1 % of cells of 3-10 mm);
 #  - the arm's centreline stays outside the rod: every probe point >= 6 + 1 mm from the axis.
 # Run time on 2 ranks: about 40 s on an idle machine; TIMEOUT 150 s.

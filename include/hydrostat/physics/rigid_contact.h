@@ -94,8 +94,7 @@ namespace hydrostat
     const Totals &totals() const { return sums; }
 
   private:
-    /// A boundary face of this rank that can touch the obstacle, its contact points (the nodes of
-    /// the face) at [first, first + n_q).
+    /// A boundary face of this rank in contact with the obstacle, its points at [first, first + n_q).
     struct Face
     {
       CellIterator cell;
@@ -125,22 +124,21 @@ namespace hydrostat
     void        for_each_point(const dealii::TrilinosWrappers::MPI::Vector &u, const F &f);
     const Face *face_of(const CellIterator &cell, const unsigned int face_no) const;
 
-    const unsigned int                        index;
-    const std::unique_ptr<RigidObstacle>      obstacle;
-    const std::vector<unsigned int>           boundary_ids;
-    const double                              friction; // μ
-    const Controls                            controls;
-    const TissueMaterials                    &materials;
-    MPI_Comm                                  comm = MPI_COMM_SELF;
-    std::unique_ptr<dealii::QGaussLobatto<2>> face_quadrature;
-    /// On the contact points; scratch of add_face() too (the Assembler's cell loop is serial).
-    mutable std::unique_ptr<dealii::FEFaceValues<3>> fe_face_values;
-    std::vector<Face>                                faces;
-    std::unordered_map<unsigned int, unsigned int>   face_index;  // 6 · active cell index + face_no → faces
-    std::vector<double>                              multipliers; // λ̄ of the step being solved
-    std::vector<PointRecord>                         accepted;    // of the last accepted step
-    unsigned int                                     n_q = 0, augmentations = 0;
-    double                                           penalty_min = 0, penalty_max = 0;
-    Totals                                           sums;
+    const unsigned int                             index;
+    const std::unique_ptr<RigidObstacle>           obstacle;
+    const std::vector<unsigned int>                boundary_ids;
+    const double                                   friction; // μ
+    const Controls                                 controls;
+    const TissueMaterials                         &materials;
+    MPI_Comm                                       comm = MPI_COMM_SELF;
+    std::unique_ptr<dealii::QGauss<2>>             face_quadrature;
+    std::unique_ptr<dealii::FEFaceValues<3>>       fe_face_values;
+    std::vector<Face>                              faces;
+    std::unordered_map<unsigned int, unsigned int> face_index;  // 6 · active cell index + face_no → faces
+    std::vector<double>                            multipliers; // λ̄ of the step being solved
+    std::vector<PointRecord>                       accepted;    // of the last accepted step
+    unsigned int                                   n_q = 0, augmentations = 0;
+    double                                         penalty_min = 0, penalty_max = 0;
+    Totals                                         sums;
   };
 } // namespace hydrostat

@@ -48,7 +48,7 @@ namespace hydrostat
     unsigned int                     face_no;
     const dealii::FEFaceValues<3>   &fe_values;
     const CellKinematics            &kinematics; ///< F, J at the face points
-    const dealii::Vector<double>    &u_cell;     ///< u₊ at the cell's DoFs (for a face rule of the term's own)
+    const std::vector<Tensor<1, 3>> &u;          ///< u₊ at the face points
     const std::vector<Tensor<1, 3>> &v;          ///< v₊ at the face points (dynamic runs; else empty)
     const Step                      &step;
   };
