@@ -8,7 +8,7 @@
 #    first touch between 0.30 and 0.38 s);
 #  - no Gauss point of the surface is inside the rod by more than the tolerance: the largest
 #    penetration <= 1e-5 m (0.1 % of cells of 3-10 mm);
-#  - the arm's centreline stays outside the rod: every probe point >= 6 + 1 mm from the axis.
+#  - the arm's centreline stays outside the rod: every probe point >= 6 + 0.5 mm from the axis.
 # Run time on 2 ranks: about 40 s on an idle machine; TIMEOUT 150 s.
 set -eu
 . "$(dirname "$0")/case_run.sh"
@@ -36,8 +36,8 @@ if touch is None or not 0.30 <= touch <= 0.38 or peak < 0.05:
     failures.append("the arm did not touch the rod between t = 0.30 and 0.38 s with more than 0.05 N")
 if penetration > 1e-5:
     failures.append(f"a surface point is {penetration:.3g} m inside the rod (> 1e-5 m)")
-if closest < 0.007:
-    failures.append(f"the centreline comes {1e3 * closest:.2f} mm near the rod's axis (< 7 mm)")
+if closest < 0.0065:
+    failures.append(f"the centreline comes {1e3 * closest:.2f} mm near the rod's axis (< 6.5 mm)")
 for failure in failures:
     print("FAIL: " + failure)
 sys.exit(1 if failures else 0)
