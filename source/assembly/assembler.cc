@@ -106,12 +106,9 @@ namespace hydrostat
   void Assembler::setup_system(const AffineConstraints<double> &constraints, const bool pressure_blocks,
                                const bool iterate_cell_fields)
   {
-    DynamicSparsityPattern dsp(relevant);
-    DoFTools::make_sparsity_pattern(dofs, dsp, constraints, false);
-    for (const auto &term : term_list)
-      term->add_sparsity(dsp, constraints);
-    SparsityTools::distribute_sparsity_pattern(dsp, owned, communicator, relevant);
-    system_matrix.reinit(owned, owned, dsp, communicator);
+    pattern_constraints.clear();
+    pattern_constraints.copy_from(constraints);
+    make_tangent();
     blocks = pressure_blocks;
     if (blocks)
       pressure_block_data.setup(dofs, owned, element.degree, communicator);
@@ -119,6 +116,34 @@ namespace hydrostat
       cell_fields.reinit(triangulation.n_active_cells(), element.n_pressure_functions(), fe->n_dofs_per_cell(),
                          iterate_cell_fields);
     constraint_residual.reinit(owned, communicator);
+  }
+
+  void Assembler::make_tangent()
+  {
+    IndexSet rows = relevant;
+    for (const auto &term : term_list)
+      term->add_rows(rows);
+    DynamicSparsityPattern dsp(rows);
+    DoFTools::make_sparsity_pattern(dofs, dsp, pattern_constraints, false);
+    for (const auto &term : term_list)
+      term->add_sparsity(dsp, pattern_constraints);
+    SparsityTools::distribute_sparsity_pattern(dsp, owned, communicator, rows);
+    system_matrix.reinit(owned, owned, dsp, communicator);
+  }
+
+  bool Assembler::update_couplings(const Vector &u, const std::function<void()> &release)
+  {
+    Vector u_ghost(owned, relevant, communicator);
+    u_ghost      = u;
+    bool changed = false;
+    for (const auto &term : term_list)
+      changed = term->update_couplings(u_ghost) || changed;
+    if (changed)
+      {
+        release();
+        make_tangent();
+      }
+    return changed;
   }
 
   bool Assembler::reinit_cell(const CellIterator &cell, const Step &step, const Vector &u_ghost, const State &accepted,

@@ -3,6 +3,7 @@
 #include <hydrostat/physics/inertia.h>
 #include <hydrostat/physics/muscle_tendon_units.h>
 #include <hydrostat/physics/rigid_contact.h>
+#include <hydrostat/physics/self_contact.h>
 #include <hydrostat/physics/solid_stress.h>
 #include <hydrostat/physics/surface_loads.h>
 #include <hydrostat/physics/water_drag.h>
@@ -20,6 +21,7 @@ namespace hydrostat
       {WaterDrag::declare_parameters, WaterDrag::create, nullptr},
       {MuscleTendonUnits::declare_parameters, MuscleTendonUnits::create, nullptr},
       {RigidContact::declare_parameters, RigidContact::create, RigidContact::field_selectors},
+      {SelfContact::declare_parameters, SelfContact::create, nullptr},
     };
     return types;
   }

@@ -102,6 +102,9 @@ namespace hydrostat
         newmark.predict(accepted.u(), accepted.v(), accepted.a(), dt, u);
       }
 
+    // Couplings that follow the state (self-contact pairs) from where Newton starts.
+    problem.update_couplings(u, [&]() { linear_solver.release_factorization(); });
+
     Vector                    u_ghost = accepted.ghosted_vector(), rhs = accepted.owned_vector();
     AffineConstraints<double> inhomogeneous, homogeneous;
     NewtonSolver::Problem     newton_problem;

@@ -42,10 +42,8 @@ namespace hydrostat
     prm.leave_subsection();
   }
 
-  std::vector<std::unique_ptr<Term>> RigidContact::create(ParameterHandler &prm, const TermSetup &setup)
+  RigidContact::Controls RigidContact::read_controls(ParameterHandler &prm)
   {
-    std::vector<std::unique_ptr<Term>> terms;
-    prm.enter_subsection("Contact");
     Controls controls;
     controls.penalty           = auto_or_number(prm.get("Penalty"), "Contact/Penalty", 0);
     controls.penalty_factor    = prm.get_double("Penalty factor");
@@ -55,6 +53,14 @@ namespace hydrostat
             "Parameter 'Contact/Penalty' = 0: give a penalty > 0 [Pa/m], or auto.");
     require(controls.penalty || controls.penalty_factor > 0,
             "Parameter 'Contact/Penalty factor' = 0: give a factor > 0 (default 100).");
+    return controls;
+  }
+
+  std::vector<std::unique_ptr<Term>> RigidContact::create(ParameterHandler &prm, const TermSetup &setup)
+  {
+    std::vector<std::unique_ptr<Term>> terms;
+    prm.enter_subsection("Contact");
+    const Controls controls = read_controls(prm);
     for (unsigned int k = 1; k <= max_obstacles; ++k)
       {
         const std::string path = "Contact/Obstacle " + std::to_string(k);

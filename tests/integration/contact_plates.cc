@@ -12,38 +12,18 @@
 
 #include <gtest/gtest.h>
 
+#include "lateral_stretch.h"
 #include "problem.h"
 
 #include <cmath>
 
 using namespace hydrostat;
+using test_support::lateral_stretch;
+using test_support::stretch;
 
 namespace
 {
   constexpr double L = 0.01, c1 = 1e3, c2 = 2.5e2, K = 1e5;
-
-  dealii::Tensor<2, 3> stretch(const double s, const double lambda)
-  {
-    dealii::Tensor<2, 3> F;
-    F[0][0] = F[1][1] = s;
-    F[2][2]           = lambda;
-    return F;
-  }
-
-  /// The lateral stretch s of σ_xx(λ, s) = 0 (Newton on the law's stress).
-  double lateral_stretch(const MooneyRivlin &law, const double lambda)
-  {
-    double s = 1.0 / std::sqrt(lambda);
-    for (unsigned int it = 0; it < 60; ++it)
-      {
-        const double h = 1e-7;
-        const double f = law.cauchy_stress(stretch(s, lambda))[0][0];
-        const double df =
-          (law.cauchy_stress(stretch(s + h, lambda))[0][0] - law.cauchy_stress(stretch(s - h, lambda))[0][0]) / (2 * h);
-        s -= f / df;
-      }
-    return s;
-  }
 } // namespace
 
 class ContactPlates : public ::testing::TestWithParam<unsigned int>

@@ -6,6 +6,7 @@
 #include <deal.II/distributed/tria.h>
 #include <deal.II/dofs/dof_tools.h>
 #include <deal.II/fe/mapping_q1.h>
+#include <deal.II/grid/grid_generator.h>
 
 #include <hydrostat/assembly/assembler.h>
 #include <hydrostat/assembly/dirichlet_constraints.h>
@@ -44,6 +45,31 @@ namespace hydrostat::test_support
     p.box_subdivisions = subdivisions;
     p.distortion       = distortion;
     return p;
+  }
+
+  /// Two separate boxes [0, @p size] in @p lower_cells and @p upper_cells cells, the upper one
+  /// lifted by size_z + @p gap, as one mesh: boundary ids 0–5 (x−, x+, y−, y+, z−, z+) on the
+  /// lower box, 6–11 on the upper.
+  inline void two_blocks(dealii::Triangulation<3> &tria, const dealii::Point<3> &size,
+                         const std::vector<unsigned int> &lower_cells, const std::vector<unsigned int> &upper_cells,
+                         const double gap)
+  {
+    dealii::Triangulation<3> lower, upper;
+    const dealii::Point<3>   lift(0, 0, size[2] + gap);
+    dealii::GridGenerator::subdivided_hyper_rectangle(lower, lower_cells, dealii::Point<3>(), size);
+    dealii::GridGenerator::subdivided_hyper_rectangle(upper, upper_cells, lift, size + lift);
+    dealii::GridGenerator::merge_triangulations(lower, upper, tria);
+    for (const auto &face : tria.active_face_iterators())
+      if (face->at_boundary())
+        {
+          const dealii::Point<3>     c     = face->center();
+          const unsigned int         block = c[2] > size[2] + gap / 2 ? 1 : 0;
+          const dealii::Tensor<1, 3> X     = c - (block ? lift : dealii::Point<3>());
+          for (unsigned int d = 0; d < 3; ++d)
+            for (unsigned int side = 0; side < 2; ++side)
+              if (std::abs(X[d] - side * size[d]) < 1e-9 * size.norm())
+                face->set_boundary_id(6 * block + 2 * d + side);
+        }
   }
 
   class Problem : public RunComponents
@@ -89,11 +115,12 @@ namespace hydrostat::test_support
       return added;
     }
     /// The terms that the term type @p T makes from the text of its subsection (its own input
-    /// language).
-    template <typename T>
+    /// language), with the parameters of the types @p Shared declared as well (those it reads).
+    template <typename T, typename... Shared>
     void add_from(const std::string &subsection)
     {
       dealii::ParameterHandler prm;
+      (Shared::declare_parameters(prm), ...);
       T::declare_parameters(prm);
       prm.parse_input_from_string(subsection);
       for (auto &term : T::create(prm, {materials, muscles, formulation, newmark.dynamic()}))
@@ -123,7 +150,14 @@ namespace hydrostat::test_support
     /// The mesh, the DoFs and the initial state (velocity @p v0, three expressions of x, y, z).
     void setup(const std::string &v0 = "0; 0; 0")
     {
-      mesh_source.create(triangulation);
+      if (mesh_maker)
+        {
+          dealii::Triangulation<3> serial;
+          mesh_maker(serial);
+          triangulation.copy_triangulation(serial);
+        }
+      else
+        mesh_source.create(triangulation);
       assembler_ptr = std::make_unique<Assembler>(triangulation, formulation, materials, newmark.dynamic(), timer);
       for (auto &term : terms)
         assembler_ptr->add_term(std::move(term));
@@ -180,10 +214,12 @@ namespace hydrostat::test_support
       return PointProbes(dof_handler(), points).values(field);
     }
 
-    // The mesh (the other parts, set in code before setup(), are the RunComponents).
-    MeshSource         mesh_source;
-    State              state;
-    std::ostringstream log;
+    // The mesh (the other parts, set in code before setup(), are the RunComponents): the mesh
+    // source's, or mesh_maker's if it is set.
+    MeshSource                                      mesh_source;
+    std::function<void(dealii::Triangulation<3> &)> mesh_maker;
+    State                                           state;
+    std::ostringstream                              log;
 
   private:
     MPI_Comm                                        comm;

@@ -62,6 +62,11 @@ namespace hydrostat
     void setup_system(const dealii::AffineConstraints<double> &constraints, const bool pressure_blocks,
                       const bool iterate_cell_fields);
 
+    /// Lets every term update its couplings to @p u (Term::update_couplings()); true if the
+    /// tangent's pattern changed and the tangent was built again (release the linear solver's
+    /// factorisation of the old one first: @p release runs before it is destroyed).
+    bool update_couplings(const Vector &u, const std::function<void()> &release);
+
     const dealii::DoFHandler<3> &dof_handler() const { return dofs; }
     const dealii::Quadrature<3> &quadrature() const { return *cell_quadrature; }
     const dealii::IndexSet      &owned_dofs() const { return owned; }
@@ -125,6 +130,8 @@ namespace hydrostat
     /// condensed, or kept in blocks for the block preconditioner (theory.md eqs. (14), (14b), (55)).
     void condense_three_field(const CellIterator &cell, const bool iterated, const bool with_tangent,
                               ScratchData &scratch, CopyData &copy);
+    /// The tangent with the pattern of the cells, the constraints and the terms' couplings.
+    void make_tangent();
     void copy_local_to_global(const CopyData &copy, const dealii::AffineConstraints<double> &inhomogeneous,
                               const dealii::AffineConstraints<double> &homogeneous, Vector &residual, Matrix *tangent,
                               Vector *rhs);
@@ -145,6 +152,7 @@ namespace hydrostat
     std::unique_ptr<dealii::QGauss<2>>   face_quadrature;
     dealii::IndexSet                     owned, relevant;
     Matrix                               system_matrix;
+    dealii::AffineConstraints<double>    pattern_constraints; // of setup_system(), for make_tangent()
     bool                                 blocks = false;
     PressureBlocks                       pressure_block_data; // the uncondensed three-field tangent
     CondensedFields                      cell_fields;         // three-field j, p as Newton unknowns (eq. (14b))

@@ -43,6 +43,10 @@ namespace hydrostat
       unsigned int          max_augmentations = 20;    ///< Uzawa updates per step
     };
 
+    /// The controls of the current subsection 'Contact' (shared with self-contact); an InputError
+    /// names a penalty or factor of 0.
+    static Controls read_controls(dealii::ParameterHandler &prm);
+
     static void declare_parameters(dealii::ParameterHandler &prm);
     /// A RigidContact per obstacle whose Type is not none.
     static std::vector<std::unique_ptr<Term>> create(dealii::ParameterHandler &prm, const TermSetup &setup);

@@ -144,6 +144,13 @@ namespace hydrostat
     virtual void add_sparsity(dealii::DynamicSparsityPattern & /*dsp*/,
                               const dealii::AffineConstraints<double> & /*constraints*/) const
     {}
+    /// Rows beyond this rank's locally relevant DoFs that the term adds to on this rank (their
+    /// couplings are sent to the ranks that own them).
+    virtual void add_rows(dealii::IndexSet & /*rows*/) const {}
+    /// Before Newton solves a step from the ghosted @p u: a term whose couplings follow the state
+    /// (self-contact) updates them and returns true if add_sparsity() now gives a pattern the
+    /// tangent lacks (the same on every rank; the tangent is then built again).
+    virtual bool update_couplings(const dealii::TrilinosWrappers::MPI::Vector & /*u*/) { return false; }
 
     /// Whether add_point() contributes.
     virtual bool on_cells() const { return false; }

@@ -1,0 +1,156 @@
+#pragma once
+
+#include <deal.II/base/index_set.h>
+#include <deal.II/base/quadrature_lib.h>
+
+#include <hydrostat/physics/rigid_contact.h>
+#include <hydrostat/physics/term.h>
+
+#include <array>
+#include <limits>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace hydrostat
+{
+  /**
+   * Contact of the body with itself (subsection 'Contact/Self contact', theory.md §15.5). Every
+   * Gauss point of the chosen boundary faces (the slave side) is pushed out of the closest boundary
+   * face it has passed (the master side) with the law of rigid contact,
+   *
+   *   λ_N = max(0, λ̄ − ε g),   g = (x_s − x_m(ξ*))·n_m(ξ*),                          (eq. (70))
+   *
+   * where x_m(ξ*) is the closest point of the deformed master face and n_m its outward normal; the
+   * master face takes the reaction at ξ*, so the pair exchanges equal and opposite forces. Every
+   * face is slave and master (two passes), so neither side is favoured. Faces close to each other in
+   * the reference configuration never form a pair (the exclusion distance), nor faces whose normals
+   * do not face each other or that have passed more than half a cell through each other (the
+   * opposite side of a thin section). The boundary faces of all ranks are known on every rank (their
+   * reference geometry once, their displacements at every evaluation), so faces owned by other
+   * ranks are found; a bounding-box tree over the deformed faces gives the candidate pairs before
+   * each Newton solve, and their couplings enter the tangent's pattern. The tangent is exact
+   * (automatic differentiation through the closest-point projection, eq. (71)) and symmetric.
+   */
+  class SelfContact : public Term
+  {
+  public:
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    /// The term if 'Contact/Self contact/Enabled' is true.
+    static std::vector<std::unique_ptr<Term>> create(dealii::ParameterHandler &prm, const TermSetup &setup);
+
+    /// Self-contact of the faces of @p boundary_ids (empty: every boundary of the mesh); pairs
+    /// closer than @p exclusion in the reference configuration are excluded (none: automatic).
+    SelfContact(const std::vector<unsigned int> &boundary_ids, const std::optional<double> exclusion,
+                const RigidContact::Controls &controls, const TissueMaterials &materials);
+
+    std::string name() const override { return "self-contact"; }
+    Work        work() const override { return Work::external; }
+
+    void        setup(const dealii::DoFHandler<3> &dof_handler, const dealii::Quadrature<3> &quadrature) override;
+    std::string report() const override;
+    void        add_rows(dealii::IndexSet &rows) const override;
+    void        add_sparsity(dealii::DynamicSparsityPattern          &dsp,
+                             const dealii::AffineConstraints<double> &constraints) const override;
+    bool        update_couplings(const dealii::TrilinosWrappers::MPI::Vector &u) override;
+    void        add_to_system(const SystemState &state, SystemContribution &out) const override;
+
+    bool augment(const dealii::TrilinosWrappers::MPI::Vector &u, const Step &step) override;
+    void retry_step() override;
+
+    std::vector<CellField> output_fields() const override;
+    void                   output_values(const CellState &cell, double *values) const override;
+
+    std::string              series_name() const override { return "self_contact"; }
+    std::vector<std::string> series_columns() const override;
+    std::vector<double>      series_values() const override;
+
+    void commit(const State &state, const double dt) override;
+    void save(BinaryWriter &out) const override;
+    void load(BinaryReader &in) override;
+
+    /// Totals of the accepted state over all ranks (the CSV columns).
+    struct Totals
+    {
+      double       force           = 0; ///< Σ λ_N dA of both passes: the force the surfaces press with [N]
+      double       area            = 0; ///< current area in contact, each side once [m²]
+      double       work            = 0; ///< of the contact forces on the body since t = 0 [J]
+      double       max_penetration = 0; ///< [m]
+      double       max_pressure    = 0; ///< largest Cauchy pressure of one pass [Pa]
+      unsigned int augmentations   = 0; ///< Uzawa updates of the last step
+      unsigned int points          = 0; ///< pressed Gauss points
+    };
+    const Totals &totals() const { return sums; }
+    /// The exclusion distance in use [m].
+    double exclusion_distance() const { return exclusion; }
+
+  private:
+    /// A boundary face as every rank knows it: its nodes in the face's own lexicographic order
+    /// (4 for Q1, 9 for Q2), their reference positions and DoFs (3 per node).
+    struct Face
+    {
+      double                          X[9][3];
+      dealii::types::global_dof_index dofs[27];
+      double                          size, penalty; // h of its cell [m], ε [Pa/m]
+      int                             sign;          // +1 if x_ξ × x_η points out of the body
+      unsigned int                    n_nodes;
+    };
+    /// What commit() keeps of a slave point.
+    struct PointRecord
+    {
+      double multiplier = 0, pressure = 0, gap = std::numeric_limits<double>::quiet_NaN(); // λ̄, Cauchy [Pa], g [m]
+    };
+    /// The master face and its closest point of a slave point.
+    struct Partner
+    {
+      unsigned int          face = 0;
+      std::array<double, 2> xi{};
+      double                gap = 0;
+    };
+    /// The current node positions of every face, from the displacement at the surface DoFs.
+    using Positions = std::vector<double>; // u at surface_dofs
+
+    Positions            gather(const dealii::TrilinosWrappers::MPI::Vector &u) const;
+    dealii::Tensor<1, 3> node(const Positions &u, const unsigned int face, const unsigned int k) const;
+    /// The candidate masters of every owned face at @p u: the faces whose boxes, grown by the cell
+    /// sizes, overlap, less the excluded ones.
+    std::vector<std::vector<unsigned int>> search(const Positions &u) const;
+    bool                                   excluded(const unsigned int s, const unsigned int m) const;
+    /// The partner of point @p q of owned face @p k among @p masters, if any.
+    std::optional<Partner> partner(const Positions &u, const unsigned int k, const unsigned int q,
+                                   const std::vector<unsigned int> &masters) const;
+    /// λ_N of point @p q of owned face @p k pressing on @p p, and the residual of the pair's DoFs
+    /// into @p r (slave DoFs, then master DoFs), for double and ContactAD.
+    template <typename Number>
+    Number pair_residual(const unsigned int k, const unsigned int q, const Partner &p, const std::vector<Number> &x,
+                         std::vector<Number> &r, Number &gap) const;
+    /// The pair's DoFs in the order of pair_residual().
+    std::vector<dealii::types::global_dof_index> pair_dofs(const unsigned int s, const unsigned int m) const;
+    /// Calls @p f(k, q, partner) for every owned slave point with a partner at @p u.
+    template <typename F>
+    void for_each_pair(const Positions &u, const F &f) const;
+
+    const std::vector<unsigned int>                boundary_ids;
+    const std::optional<double>                    exclusion_given;
+    const RigidContact::Controls                   controls;
+    const TissueMaterials                         &materials;
+    MPI_Comm                                       comm   = MPI_COMM_SELF;
+    unsigned int                                   degree = 1, n_q = 0;
+    dealii::QGauss<2>                              points{1};
+    std::vector<Face>                              faces;        // of all ranks
+    std::vector<unsigned int>                      owned;        // indices of this rank's faces
+    std::vector<std::array<unsigned int, 27>>      slots;        // face DoF → index in surface_dofs
+    std::vector<dealii::types::global_dof_index>   surface_dofs; // sorted
+    std::vector<std::vector<double>>               weights;      // reference area of each point of owned faces
+    std::unordered_map<unsigned int, unsigned int> face_of_cell; // 6 · active cell index + face_no → owned
+    std::vector<std::vector<unsigned int>>         candidates;   // masters of each owned face
+    double                                         exclusion = 0, thickness = 0;
+    std::vector<double>                            multipliers;  // λ̄ of the step being solved
+    std::vector<PointRecord>                       accepted;     // of the last accepted step
+    std::vector<double>                            force_n, u_n; // nodal contact force and u at surface_dofs
+    unsigned int                                   augmentations = 0;
+    bool                                           stale         = false; // a pair outside the candidates
+    Totals                                         sums;
+  };
+} // namespace hydrostat

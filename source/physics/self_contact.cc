@@ -1,0 +1,825 @@
+#include <deal.II/base/bounding_box.h>
+#include <deal.II/base/mpi.h>
+#include <deal.II/base/utilities.h>
+#include <deal.II/boost_adaptors/bounding_box.h>
+#include <deal.II/lac/full_matrix.h>
+#include <deal.II/numerics/rtree.h>
+
+#include <hydrostat/base/errors.h>
+#include <hydrostat/physics/self_contact.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iomanip>
+#include <limits>
+#include <sstream>
+
+namespace hydrostat
+{
+  using namespace dealii;
+
+  namespace
+  {
+    /// The face's own coordinates (ξ, η) ∈ [0, 1]² of its nodes as 1D node numbers: 1D nodes
+    /// 0, 1 and (Q2) ½ = 2; vertices in deal.II's lexicographic order, then (Q2) the lines
+    /// ξ = 0, ξ = 1, η = 0, η = 1 and the centre.
+    constexpr unsigned int node_i[9] = {0, 1, 0, 1, 0, 1, 2, 2, 2};
+    constexpr unsigned int node_j[9] = {0, 0, 1, 1, 2, 2, 0, 1, 2};
+
+    /// The 1D Lagrange polynomials on the nodes 0, 1 (Q1) or 0, 1, ½ (Q2): values, first and
+    /// second derivatives.
+    template <typename Number>
+    void lagrange_1d(const unsigned int degree, const Number &s, Number L[3], Number dL[3], Number ddL[3])
+    {
+      if (degree == 1)
+        {
+          L[0]   = 1.0 - s;
+          L[1]   = s;
+          dL[0]  = -1.0;
+          dL[1]  = 1.0;
+          ddL[0] = ddL[1] = 0.0;
+          return;
+        }
+      L[0]   = 2.0 * s * s - 3.0 * s + 1.0;
+      L[1]   = 2.0 * s * s - s;
+      L[2]   = 4.0 * s - 4.0 * s * s;
+      dL[0]  = 4.0 * s - 3.0;
+      dL[1]  = 4.0 * s - 1.0;
+      dL[2]  = 4.0 - 8.0 * s;
+      ddL[0] = 4.0;
+      ddL[1] = 4.0;
+      ddL[2] = -8.0;
+    }
+
+    /// The face's shape functions at ξ: N_k, ∂N_k/∂ξ_a, ∂²N_k/∂ξ_a∂ξ_b (ξξ, ξη, ηη).
+    template <typename Number>
+    struct FaceBasis
+    {
+      Number N[9], dN[9][2], ddN[9][3];
+
+      FaceBasis(const unsigned int degree, const unsigned int n_nodes, const Number &xi, const Number &eta)
+      {
+        Number a[3], da[3], dda[3], b[3], db[3], ddb[3];
+        lagrange_1d(degree, xi, a, da, dda);
+        lagrange_1d(degree, eta, b, db, ddb);
+        for (unsigned int k = 0; k < n_nodes; ++k)
+          {
+            const unsigned int i = node_i[k], j = node_j[k];
+            N[k]      = a[i] * b[j];
+            dN[k][0]  = da[i] * b[j];
+            dN[k][1]  = a[i] * db[j];
+            ddN[k][0] = dda[i] * b[j];
+            ddN[k][1] = da[i] * db[j];
+            ddN[k][2] = a[i] * ddb[j];
+          }
+      }
+    };
+
+    template <typename Number>
+    double value_of(const Number &x)
+    {
+      return Sacado::ScalarValue<Number>::eval(x);
+    }
+  } // namespace
+
+  void SelfContact::declare_parameters(ParameterHandler &prm)
+  {
+    prm.enter_subsection("Contact");
+    prm.enter_subsection("Self contact");
+    prm.declare_entry("Enabled", "false", Patterns::Bool(),
+                      "Contact of the body with itself (the controls of 'Contact' apply: penalty, penetration "
+                      "tolerance, augmentations).");
+    prm.declare_entry("Boundary ids", "", Patterns::List(Patterns::Integer(0, 255)),
+                      "Boundary ids of the faces that can touch each other; empty: all.");
+    prm.declare_entry("Exclusion distance", "auto", Patterns::Anything(),
+                      "Faces closer than this in the reference configuration never touch each other [m]; auto: "
+                      "1.5 times the median thickness of the body (the distance from a boundary face to the "
+                      "nearest face on the opposite side).");
+    prm.leave_subsection();
+    prm.leave_subsection();
+  }
+
+  std::vector<std::unique_ptr<Term>> SelfContact::create(ParameterHandler &prm, const TermSetup &setup)
+  {
+    std::vector<std::unique_ptr<Term>> terms;
+    prm.enter_subsection("Contact");
+    const RigidContact::Controls controls = RigidContact::read_controls(prm);
+    prm.enter_subsection("Self contact");
+    if (prm.get_bool("Enabled"))
+      {
+        require(setup.formulation.degree <= 2, "Parameter 'Contact/Self contact/Enabled' = true needs elements of "
+                                               "degree 1 or 2 ('Finite element/Polynomial degree' is " +
+                                                 std::to_string(setup.formulation.degree) + ").");
+        std::vector<unsigned int> ids;
+        for (const int id : Utilities::string_to_int(Utilities::split_string_list(prm.get("Boundary ids"))))
+          ids.push_back(static_cast<unsigned int>(id));
+        const std::optional<double> exclusion =
+          auto_or_number(prm.get("Exclusion distance"), "Contact/Self contact/Exclusion distance", 0);
+        terms.push_back(std::make_unique<SelfContact>(ids, exclusion, controls, setup.materials));
+      }
+    prm.leave_subsection();
+    prm.leave_subsection();
+    return terms;
+  }
+
+  SelfContact::SelfContact(const std::vector<unsigned int> &boundary_ids, const std::optional<double> exclusion,
+                           const RigidContact::Controls &controls, const TissueMaterials &materials)
+    : boundary_ids(boundary_ids)
+    , exclusion_given(exclusion)
+    , controls(controls)
+    , materials(materials)
+  {}
+
+  void SelfContact::setup(const DoFHandler<3> &dof_handler, const Quadrature<3> &)
+  {
+    comm   = dof_handler.get_communicator();
+    degree = dof_handler.get_fe().degree;
+    Assert(degree <= 2, ExcInternalError());
+    points = QGauss<2>(degree + 1);
+    n_q    = points.size();
+    // This rank's faces, in the faces' own node order (independent of the cells' orientation).
+    std::vector<Face>         mine;
+    std::vector<unsigned int> mine_cell; // 6 · active cell index + face_no
+    std::vector<double>       on_mesh(256, 0.0);
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      if (cell->is_locally_owned())
+        for (const unsigned int f : cell->face_indices())
+          if (cell->face(f)->at_boundary())
+            {
+              const auto         face = cell->face(f);
+              const unsigned int id   = face->boundary_id();
+              on_mesh[id]             = 1;
+              if (!boundary_ids.empty() &&
+                  std::find(boundary_ids.begin(), boundary_ids.end(), id) == boundary_ids.end())
+                continue;
+              Face record{};
+              record.n_nodes = degree == 1 ? 4 : 9;
+              auto set_node  = [&](const unsigned int k, const Point<3> &X, const auto &object) {
+                for (unsigned int d = 0; d < 3; ++d)
+                  {
+                    record.X[k][d]         = X[d];
+                    record.dofs[3 * k + d] = object(d);
+                  }
+              };
+              for (unsigned int v = 0; v < 4; ++v)
+                set_node(v, face->vertex(v), [&](const unsigned int d) { return face->vertex_dof_index(v, d); });
+              if (degree == 2)
+                {
+                  for (unsigned int l = 0; l < 4; ++l)
+                    set_node(4 + l, face->line(l)->center(),
+                             [&](const unsigned int d) { return face->line(l)->dof_index(d); });
+                  set_node(8, face->center(), [&](const unsigned int d) { return face->dof_index(d); });
+                }
+              record.size = cell->diameter();
+              // ε = factor · 3μ/h as for rigid obstacles (theory.md §15.2).
+              record.penalty = controls.penalty ? *controls.penalty :
+                                                  controls.penalty_factor * 3 *
+                                                    materials[cell->material_id()].law->shear_modulus() / record.size;
+              // x_ξ × x_η at the centre against the direction out of the cell.
+              const FaceBasis<double> basis(degree, record.n_nodes, 0.5, 0.5);
+              Tensor<1, 3>            t[2], X;
+              for (unsigned int k = 0; k < record.n_nodes; ++k)
+                for (unsigned int d = 0; d < 3; ++d)
+                  {
+                    X[d] += basis.N[k] * record.X[k][d];
+                    for (unsigned int a = 0; a < 2; ++a)
+                      t[a][d] += basis.dN[k][a] * record.X[k][d];
+                  }
+              record.sign = cross_product_3d(t[0], t[1]) * (X - cell->center()) > 0 ? 1 : -1;
+              mine.push_back(record);
+              mine_cell.push_back(6 * cell->active_cell_index() + f);
+            }
+    Utilities::MPI::max(on_mesh, comm, on_mesh);
+    std::string present;
+    for (unsigned int id = 0; id < on_mesh.size(); ++id)
+      if (on_mesh[id] > 0)
+        present += (present.empty() ? "" : ", ") + std::to_string(id);
+    for (const unsigned int id : boundary_ids)
+      require(on_mesh[id] > 0, "Parameter 'Contact/Self contact/Boundary ids' names " + std::to_string(id) +
+                                 ", which is not a boundary id of the mesh (it has " + present + ").");
+
+    // Every rank knows every face, in the order of the ranks.
+    std::vector<char> bytes(mine.size() * sizeof(Face));
+    std::memcpy(bytes.data(), mine.data(), bytes.size());
+    const std::vector<std::vector<char>> all  = Utilities::MPI::all_gather(comm, bytes);
+    const unsigned int                   rank = Utilities::MPI::this_mpi_process(comm);
+    faces.clear();
+    owned.clear();
+    face_of_cell.clear();
+    for (unsigned int r = 0; r < all.size(); ++r)
+      {
+        const unsigned int n = all[r].size() / sizeof(Face), first = faces.size();
+        if (r == rank)
+          for (unsigned int k = 0; k < n; ++k)
+            {
+              face_of_cell[mine_cell[k]] = owned.size();
+              owned.push_back(first + k);
+            }
+        faces.resize(first + n);
+        std::memcpy(static_cast<void *>(faces.data() + first), all[r].data(), all[r].size());
+      }
+    surface_dofs.clear();
+    for (const Face &face : faces)
+      surface_dofs.insert(surface_dofs.end(), face.dofs, face.dofs + 3 * face.n_nodes);
+    std::sort(surface_dofs.begin(), surface_dofs.end());
+    surface_dofs.erase(std::unique(surface_dofs.begin(), surface_dofs.end()), surface_dofs.end());
+    slots.assign(faces.size(), {});
+    for (unsigned int m = 0; m < faces.size(); ++m)
+      for (unsigned int i = 0; i < 3 * faces[m].n_nodes; ++i)
+        slots[m][i] =
+          std::lower_bound(surface_dofs.begin(), surface_dofs.end(), faces[m].dofs[i]) - surface_dofs.begin();
+
+    // The reference area of each slave point: |X_ξ × X_η| w_q.
+    weights.assign(owned.size(), std::vector<double>(n_q));
+    for (unsigned int k = 0; k < owned.size(); ++k)
+      {
+        const Face &face = faces[owned[k]];
+        for (unsigned int q = 0; q < n_q; ++q)
+          {
+            const FaceBasis<double> basis(degree, face.n_nodes, points.point(q)[0], points.point(q)[1]);
+            Tensor<1, 3>            t[2];
+            for (unsigned int n = 0; n < face.n_nodes; ++n)
+              for (unsigned int a = 0; a < 2; ++a)
+                for (unsigned int d = 0; d < 3; ++d)
+                  t[a][d] += basis.dN[n][a] * face.X[n][d];
+            weights[k][q] = cross_product_3d(t[0], t[1]).norm() * points.weight(q);
+          }
+      }
+
+    // The thickness of the body: the median over faces of the distance to the nearest face behind
+    // it whose normal is opposed (theory.md §15.5).
+    std::vector<Tensor<1, 3>> centre(faces.size()), normal(faces.size());
+    for (unsigned int m = 0; m < faces.size(); ++m)
+      {
+        const Face             &face = faces[m];
+        const FaceBasis<double> basis(degree, face.n_nodes, 0.5, 0.5);
+        Tensor<1, 3>            t[2];
+        for (unsigned int n = 0; n < face.n_nodes; ++n)
+          for (unsigned int d = 0; d < 3; ++d)
+            {
+              centre[m][d] += basis.N[n] * face.X[n][d];
+              for (unsigned int a = 0; a < 2; ++a)
+                t[a][d] += basis.dN[n][a] * face.X[n][d];
+            }
+        normal[m] = face.sign * cross_product_3d(t[0], t[1]);
+        normal[m] /= normal[m].norm();
+      }
+    std::vector<double> thicknesses;
+    for (unsigned int m = 0; m < faces.size(); ++m)
+      {
+        double nearest = std::numeric_limits<double>::max();
+        for (unsigned int o = 0; o < faces.size(); ++o)
+          if (normal[m] * normal[o] < -0.5 && (centre[o] - centre[m]) * normal[m] < 0)
+            nearest = std::min(nearest, (centre[o] - centre[m]).norm());
+        if (nearest < std::numeric_limits<double>::max())
+          thicknesses.push_back(nearest);
+      }
+    thickness = 0;
+    if (!thicknesses.empty())
+      {
+        std::nth_element(thicknesses.begin(), thicknesses.begin() + thicknesses.size() / 2, thicknesses.end());
+        thickness = thicknesses[thicknesses.size() / 2];
+      }
+    exclusion = exclusion_given ? *exclusion_given : 1.5 * thickness;
+
+    multipliers.assign(owned.size() * n_q, 0.0);
+    accepted.assign(owned.size() * n_q, PointRecord());
+    candidates.assign(owned.size(), {});
+    force_n.assign(surface_dofs.size(), 0.0);
+    u_n.assign(surface_dofs.size(), 0.0);
+    stale = false;
+    sums  = Totals();
+  }
+
+  std::string SelfContact::report() const
+  {
+    double penalty_min = std::numeric_limits<double>::max(), penalty_max = 0;
+    for (const Face &face : faces)
+      {
+        penalty_min = std::min(penalty_min, face.penalty);
+        penalty_max = std::max(penalty_max, face.penalty);
+      }
+    std::ostringstream text;
+    text << "Self-contact: " << faces.size() << " boundary faces, exclusion distance " << std::setprecision(3)
+         << exclusion << " m";
+    if (!exclusion_given)
+      text << " (auto: 1.5 x median thickness " << thickness << " m)";
+    text << ", penalty " << penalty_min;
+    if (penalty_max > penalty_min * (1 + 1e-12))
+      text << " to " << penalty_max;
+    text << " Pa/m" << (controls.penalty ? "" : " (auto)") << ", penetration tolerance " << controls.tolerance
+         << " of the cell size";
+    return text.str();
+  }
+
+  SelfContact::Positions SelfContact::gather(const TrilinosWrappers::MPI::Vector &u) const
+  {
+    // Each value from its owner (a ghosted vector also holds other ranks' values).
+    const IndexSet &mine = u.locally_owned_elements();
+    Positions       values(surface_dofs.size(), 0.0);
+    for (unsigned int i = 0; i < surface_dofs.size(); ++i)
+      if (mine.is_element(surface_dofs[i]))
+        values[i] = u[surface_dofs[i]];
+    Utilities::MPI::sum(values, comm, values);
+    return values;
+  }
+
+  Tensor<1, 3> SelfContact::node(const Positions &u, const unsigned int face, const unsigned int k) const
+  {
+    Tensor<1, 3> x;
+    for (unsigned int d = 0; d < 3; ++d)
+      x[d] = faces[face].X[k][d] + u[slots[face][3 * k + d]];
+    return x;
+  }
+
+  bool SelfContact::excluded(const unsigned int s, const unsigned int m) const
+  {
+    // Faces that share a node, or whose nodes come closer than the exclusion distance in the
+    // reference configuration.
+    const Face &a = faces[s], &b = faces[m];
+    for (unsigned int i = 0; i < a.n_nodes; ++i)
+      for (unsigned int j = 0; j < b.n_nodes; ++j)
+        {
+          if (a.dofs[3 * i] == b.dofs[3 * j])
+            return true;
+          double distance_sq = 0;
+          for (unsigned int d = 0; d < 3; ++d)
+            distance_sq += (a.X[i][d] - b.X[j][d]) * (a.X[i][d] - b.X[j][d]);
+          if (distance_sq < exclusion * exclusion)
+            return true;
+        }
+    return false;
+  }
+
+  std::vector<std::vector<unsigned int>> SelfContact::search(const Positions &u) const
+  {
+    // The deformed faces' bounding boxes grown by their cell size, in a tree.
+    std::vector<std::pair<BoundingBox<3>, unsigned int>> boxes(faces.size());
+    for (unsigned int m = 0; m < faces.size(); ++m)
+      {
+        Point<3> lower(node(u, m, 0)), upper(lower);
+        for (unsigned int k = 1; k < faces[m].n_nodes; ++k)
+          {
+            const Tensor<1, 3> x = node(u, m, k);
+            for (unsigned int d = 0; d < 3; ++d)
+              {
+                lower[d] = std::min(lower[d], x[d]);
+                upper[d] = std::max(upper[d], x[d]);
+              }
+          }
+        for (unsigned int d = 0; d < 3; ++d)
+          {
+            lower[d] -= 0.5 * faces[m].size;
+            upper[d] += 0.5 * faces[m].size;
+          }
+        boxes[m] = {BoundingBox<3>({lower, upper}), m};
+      }
+    const auto                                           tree = pack_rtree(boxes);
+    std::vector<std::vector<unsigned int>>               found(owned.size());
+    std::vector<std::pair<BoundingBox<3>, unsigned int>> hits;
+    for (unsigned int k = 0; k < owned.size(); ++k)
+      {
+        hits.clear();
+        tree.query(boost::geometry::index::intersects(boxes[owned[k]].first), std::back_inserter(hits));
+        for (const auto &hit : hits)
+          if (hit.second != owned[k] && !excluded(owned[k], hit.second))
+            found[k].push_back(hit.second);
+        std::sort(found[k].begin(), found[k].end());
+      }
+    return found;
+  }
+
+  std::optional<SelfContact::Partner> SelfContact::partner(const Positions &u, const unsigned int k,
+                                                           const unsigned int               q,
+                                                           const std::vector<unsigned int> &masters) const
+  {
+    // The slave point and its face's normal.
+    const unsigned int      s     = owned[k];
+    const Face             &slave = faces[s];
+    const FaceBasis<double> at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]);
+    Tensor<1, 3>            xs, ts[2];
+    for (unsigned int n = 0; n < slave.n_nodes; ++n)
+      {
+        const Tensor<1, 3> x = node(u, s, n);
+        xs += at_q.N[n] * x;
+        for (unsigned int a = 0; a < 2; ++a)
+          ts[a] += at_q.dN[n][a] * x;
+      }
+    const Tensor<1, 3> ns = slave.sign * cross_product_3d(ts[0], ts[1]) / cross_product_3d(ts[0], ts[1]).norm();
+
+    std::optional<Partner> best;
+    for (const unsigned int m : masters)
+      {
+        // The closest point of the master face: Newton on (x(ξ) − x_s)·x_α = 0 (eq. (71)).
+        const Face                 &master = faces[m];
+        std::array<Tensor<1, 3>, 9> xm;
+        for (unsigned int n = 0; n < master.n_nodes; ++n)
+          xm[n] = node(u, m, n);
+        double       xi[2]     = {0.5, 0.5};
+        bool         converged = false;
+        Tensor<1, 3> x, t[2];
+        for (unsigned int it = 0; it < 20 && !converged; ++it)
+          {
+            const FaceBasis<double> basis(degree, master.n_nodes, xi[0], xi[1]);
+            Tensor<1, 3>            tt[3];
+            x = t[0] = t[1] = Tensor<1, 3>();
+            for (unsigned int n = 0; n < master.n_nodes; ++n)
+              {
+                x += basis.N[n] * xm[n];
+                for (unsigned int a = 0; a < 2; ++a)
+                  t[a] += basis.dN[n][a] * xm[n];
+                for (unsigned int b = 0; b < 3; ++b)
+                  tt[b] += basis.ddN[n][b] * xm[n];
+              }
+            const Tensor<1, 3> r  = x - xs;
+            const double       g0 = r * t[0], g1 = r * t[1];
+            const double H00 = t[0] * t[0] + r * tt[0], H01 = t[0] * t[1] + r * tt[1], H11 = t[1] * t[1] + r * tt[2];
+            const double det = H00 * H11 - H01 * H01;
+            if (!(std::abs(det) > 0))
+              break;
+            const double d0 = (H11 * g0 - H01 * g1) / det, d1 = (H00 * g1 - H01 * g0) / det;
+            xi[0]     = std::clamp(xi[0] - d0, -0.5, 1.5);
+            xi[1]     = std::clamp(xi[1] - d1, -0.5, 1.5);
+            converged = std::abs(d0) + std::abs(d1) < 1e-12;
+          }
+        constexpr double inside = 1e-6;
+        if (!converged || std::min(xi[0], xi[1]) < -inside || std::max(xi[0], xi[1]) > 1 + inside)
+          continue;
+        const FaceBasis<double> basis(degree, master.n_nodes, xi[0], xi[1]);
+        x = t[0] = t[1] = Tensor<1, 3>();
+        for (unsigned int n = 0; n < master.n_nodes; ++n)
+          {
+            x += basis.N[n] * xm[n];
+            for (unsigned int a = 0; a < 2; ++a)
+              t[a] += basis.dN[n][a] * xm[n];
+          }
+        const Tensor<1, 3> nm  = master.sign * cross_product_3d(t[0], t[1]) / cross_product_3d(t[0], t[1]).norm();
+        const double       gap = (xs - x) * nm;
+        // Faces that face each other, not passed through by more than half a cell (the other side
+        // of a thin section), and the nearest of them.
+        if (ns * nm > -0.5 || gap < -0.5 * std::min(slave.size, master.size))
+          continue;
+        if (!best || std::abs(gap) < std::abs(best->gap))
+          best = Partner{m, {{xi[0], xi[1]}}, gap};
+      }
+    return best;
+  }
+
+  std::vector<types::global_dof_index> SelfContact::pair_dofs(const unsigned int s, const unsigned int m) const
+  {
+    std::vector<types::global_dof_index> dofs(faces[s].dofs, faces[s].dofs + 3 * faces[s].n_nodes);
+    dofs.insert(dofs.end(), faces[m].dofs, faces[m].dofs + 3 * faces[m].n_nodes);
+    return dofs;
+  }
+
+  template <typename Number>
+  Number SelfContact::pair_residual(const unsigned int k, const unsigned int q, const Partner &p,
+                                    const std::vector<Number> &x, std::vector<Number> &r, Number &gap) const
+  {
+    // x: the positions of the slave nodes, then of the master nodes (3 per node). The projection
+    // ξ* is exact in value; one Newton step from it carries its derivatives by the implicit
+    // function theorem, so the tangent has the curvature of the master face (eq. (71)).
+    const Face             &slave = faces[owned[k]], &master = faces[p.face];
+    const unsigned int      ns = 3 * slave.n_nodes, nm = 3 * master.n_nodes;
+    const FaceBasis<double> at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]);
+    Tensor<1, 3, Number>    xs;
+    for (unsigned int n = 0; n < slave.n_nodes; ++n)
+      for (unsigned int d = 0; d < 3; ++d)
+        xs[d] += at_q.N[n] * x[3 * n + d];
+
+    const FaceBasis<double> at_p(degree, master.n_nodes, p.xi[0], p.xi[1]);
+    Tensor<1, 3, Number>    xp, t[2], tt[3];
+    for (unsigned int n = 0; n < master.n_nodes; ++n)
+      for (unsigned int d = 0; d < 3; ++d)
+        {
+          const Number &xn = x[ns + 3 * n + d];
+          xp[d] += at_p.N[n] * xn;
+          for (unsigned int a = 0; a < 2; ++a)
+            t[a][d] += at_p.dN[n][a] * xn;
+          for (unsigned int b = 0; b < 3; ++b)
+            tt[b][d] += at_p.ddN[n][b] * xn;
+        }
+    const Tensor<1, 3, Number> rp = xp - xs;
+    const Number               g0 = rp * t[0], g1 = rp * t[1];
+    const Number H00 = t[0] * t[0] + rp * tt[0], H01 = t[0] * t[1] + rp * tt[1], H11 = t[1] * t[1] + rp * tt[2];
+    const Number det = H00 * H11 - H01 * H01;
+    const Number xi  = p.xi[0] - (H11 * g0 - H01 * g1) / det;
+    const Number eta = p.xi[1] - (H00 * g1 - H01 * g0) / det;
+
+    const FaceBasis<Number> basis(degree, master.n_nodes, xi, eta);
+    Tensor<1, 3, Number>    xm, tm[2];
+    for (unsigned int n = 0; n < master.n_nodes; ++n)
+      for (unsigned int d = 0; d < 3; ++d)
+        {
+          const Number &xn = x[ns + 3 * n + d];
+          xm[d] += basis.N[n] * xn;
+          for (unsigned int a = 0; a < 2; ++a)
+            tm[a][d] += basis.dN[n][a] * xn;
+        }
+    Tensor<1, 3, Number> normal = cross_product_3d(tm[0], tm[1]);
+    normal *= Number(double(master.sign) / normal.norm());
+    gap                   = (xs - xm) * normal;
+    const Number pressure = multipliers[k * n_q + q] - slave.penalty * gap;
+    r.assign(ns + nm, Number(0.0));
+    if (value_of(pressure) <= 0)
+      return pressure;
+    // The slave point is pushed along n, the master face back at ξ* (a load: −f in the residual).
+    const double w = weights[k][q];
+    for (unsigned int n = 0; n < slave.n_nodes; ++n)
+      for (unsigned int d = 0; d < 3; ++d)
+        r[3 * n + d] = -pressure * normal[d] * at_q.N[n] * w;
+    for (unsigned int n = 0; n < master.n_nodes; ++n)
+      for (unsigned int d = 0; d < 3; ++d)
+        r[ns + 3 * n + d] = pressure * normal[d] * basis.N[n] * w;
+    return pressure;
+  }
+
+  template <typename F>
+  void SelfContact::for_each_pair(const Positions &u, const F &f) const
+  {
+    for (unsigned int k = 0; k < owned.size(); ++k)
+      if (!candidates[k].empty())
+        for (unsigned int q = 0; q < n_q; ++q)
+          if (const auto p = partner(u, k, q, candidates[k]))
+            f(k, q, *p);
+  }
+
+  void SelfContact::add_rows(IndexSet &rows) const
+  {
+    IndexSet surface(rows.size());
+    surface.add_indices(surface_dofs.begin(), surface_dofs.end());
+    rows.add_indices(surface);
+  }
+
+  void SelfContact::add_sparsity(DynamicSparsityPattern &dsp, const AffineConstraints<double> &) const
+  {
+    for (unsigned int k = 0; k < owned.size(); ++k)
+      for (const unsigned int m : candidates[k])
+        {
+          const std::vector<types::global_dof_index> dofs = pair_dofs(owned[k], m);
+          for (const auto row : dofs)
+            dsp.add_entries(row, dofs.begin(), dofs.end());
+        }
+  }
+
+  bool SelfContact::update_couplings(const TrilinosWrappers::MPI::Vector &u)
+  {
+    // The candidates from where Newton starts; the pattern is built again only if a pair is new.
+    const std::vector<std::vector<unsigned int>> found   = search(gather(u));
+    bool                                         changed = stale;
+    for (unsigned int k = 0; k < owned.size() && !changed; ++k)
+      changed = !std::includes(candidates[k].begin(), candidates[k].end(), found[k].begin(), found[k].end());
+    changed = Utilities::MPI::logical_or(changed, comm);
+    if (changed)
+      candidates = found;
+    stale = false;
+    return changed;
+  }
+
+  void SelfContact::add_to_system(const SystemState &state, SystemContribution &out) const
+  {
+    // The surface's displacements, and which surface DoFs are constrained (their rows and columns
+    // are left to the constraints; a prescribed increment is then missing from the first Newton
+    // step's linearisation only).
+    const Positions     u = gather(state.u);
+    std::vector<double> constrained(surface_dofs.size(), 0.0);
+    const IndexSet     &mine = state.u.locally_owned_elements();
+    for (unsigned int i = 0; i < surface_dofs.size(); ++i)
+      if (mine.is_element(surface_dofs[i]) && state.homogeneous.is_constrained(surface_dofs[i]))
+        constrained[i] = 1;
+    Utilities::MPI::max(constrained, comm, constrained);
+
+    for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
+      const unsigned int                         s    = owned[k];
+      const std::vector<types::global_dof_index> dofs = pair_dofs(s, p.face);
+      const unsigned int                         n    = dofs.size();
+      std::vector<bool>                          free(n);
+      std::vector<double>                        x(n);
+      for (unsigned int i = 0; i < n; ++i)
+        {
+          const unsigned int face = i < 3 * faces[s].n_nodes ? s : p.face;
+          const unsigned int j    = face == s ? i : i - 3 * faces[s].n_nodes;
+          const unsigned int slot = slots[face][j];
+          x[i]                    = faces[face].X[j / 3][j % 3] + u[slot];
+          free[i]                 = constrained[slot] == 0;
+        }
+      std::vector<double> r(n);
+      if (out.matrix)
+        {
+          std::vector<ContactAD> x_ad(n), r_ad;
+          for (unsigned int i = 0; i < n; ++i)
+            x_ad[i] = ContactAD(n, i, x[i]);
+          ContactAD gap;
+          if (pair_residual(k, q, p, x_ad, r_ad, gap).val() <= 0)
+            return;
+          for (unsigned int i = 0; i < n; ++i)
+            if (free[i])
+              {
+                r[i] = r_ad[i].val();
+                std::vector<types::global_dof_index> columns;
+                std::vector<double>                  values;
+                for (unsigned int j = 0; j < n; ++j)
+                  if (free[j])
+                    {
+                      columns.push_back(dofs[j]);
+                      values.push_back(r_ad[i].dx(j));
+                    }
+                out.matrix->add(dofs[i], columns.size(), columns.data(), values.data());
+                out.rhs->add(std::vector<types::global_dof_index>{dofs[i]}, std::vector<double>{-r[i]});
+              }
+        }
+      else
+        {
+          double gap;
+          if (pair_residual(k, q, p, x, r, gap) <= 0)
+            return;
+        }
+      for (unsigned int i = 0; i < n; ++i)
+        if (free[i])
+          out.residual.add(std::vector<types::global_dof_index>{dofs[i]}, std::vector<double>{r[i]});
+    });
+  }
+
+  bool SelfContact::augment(const TrilinosWrappers::MPI::Vector &u_ghost, const Step &)
+  {
+    // Uzawa as for rigid obstacles (theory.md eq. (68)), and a pair outside the candidates that
+    // has penetrated (a face that moved more than a cell towards another in one step) asks for
+    // the step again with new candidates.
+    const Positions     u     = gather(u_ghost);
+    double              worst = 0;
+    std::vector<double> updated(multipliers.size(), 0.0);
+    for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
+      std::vector<double> x, r;
+      const auto          dofs = pair_dofs(owned[k], p.face);
+      for (unsigned int i = 0; i < dofs.size(); ++i)
+        {
+          const unsigned int face = i < 3 * faces[owned[k]].n_nodes ? owned[k] : p.face;
+          const unsigned int j    = face == owned[k] ? i : i - 3 * faces[owned[k]].n_nodes;
+          x.push_back(faces[face].X[j / 3][j % 3] + u[slots[face][j]]);
+        }
+      double       gap;
+      const double pressure = pair_residual(k, q, p, x, r, gap);
+      updated[k * n_q + q]  = std::max(pressure, 0.0);
+      if (pressure > 0)
+        worst = std::max(worst, std::abs(gap) / faces[owned[k]].size);
+    });
+    const std::vector<std::vector<unsigned int>> found  = search(u);
+    bool                                         missed = false;
+    for (unsigned int k = 0; k < owned.size() && !missed; ++k)
+      {
+        std::vector<unsigned int> extra;
+        std::set_difference(found[k].begin(), found[k].end(), candidates[k].begin(), candidates[k].end(),
+                            std::back_inserter(extra));
+        for (unsigned int q = 0; q < n_q && !extra.empty() && !missed; ++q)
+          if (const auto p = partner(u, k, q, extra))
+            missed = p->gap < 0;
+      }
+    worst  = Utilities::MPI::max(worst, comm);
+    missed = Utilities::MPI::logical_or(missed, comm);
+    if ((worst <= controls.tolerance && !missed) || augmentations >= controls.max_augmentations)
+      return false;
+    multipliers = updated;
+    stale       = missed;
+    ++augmentations;
+    return true;
+  }
+
+  void SelfContact::retry_step()
+  {
+    for (unsigned int p = 0; p < multipliers.size(); ++p)
+      multipliers[p] = accepted[p].multiplier;
+    augmentations = 0;
+  }
+
+  void SelfContact::commit(const State &state, const double)
+  {
+    // The accepted point states and the totals; the work of the nodal contact forces by the
+    // trapezoidal rule over the step, as the energy balance books it (theory.md eq. (69)).
+    const Positions     u = gather(state.u_ghosted());
+    std::vector<double> force(surface_dofs.size(), 0.0);
+    Totals              local;
+    for (PointRecord &record : accepted)
+      record = PointRecord();
+    for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
+      const unsigned int  s = owned[k];
+      std::vector<double> x, r;
+      for (unsigned int i = 0; i < 3 * faces[s].n_nodes + 3 * faces[p.face].n_nodes; ++i)
+        {
+          const unsigned int face = i < 3 * faces[s].n_nodes ? s : p.face;
+          const unsigned int j    = face == s ? i : i - 3 * faces[s].n_nodes;
+          x.push_back(faces[face].X[j / 3][j % 3] + u[slots[face][j]]);
+        }
+      double       gap;
+      const double pressure = pair_residual(k, q, p, x, r, gap);
+      // da/dA of the slave face at the point: the Cauchy pressure is λ_N dA/da.
+      const FaceBasis<double> at_q(degree, faces[s].n_nodes, points.point(q)[0], points.point(q)[1]);
+      Tensor<1, 3>            t[2], T[2];
+      for (unsigned int n = 0; n < faces[s].n_nodes; ++n)
+        for (unsigned int a = 0; a < 2; ++a)
+          for (unsigned int d = 0; d < 3; ++d)
+            {
+              t[a][d] += at_q.dN[n][a] * x[3 * n + d];
+              T[a][d] += at_q.dN[n][a] * faces[s].X[n][d];
+            }
+      const double area_ratio = cross_product_3d(t[0], t[1]).norm() / cross_product_3d(T[0], T[1]).norm();
+      PointRecord &record     = accepted[k * n_q + q];
+      record                  = {multipliers[k * n_q + q], std::max(pressure, 0.0) / area_ratio, gap};
+      local.max_penetration   = std::max(local.max_penetration, -gap);
+      if (pressure <= 0)
+        return;
+      ++local.points;
+      local.force += pressure * weights[k][q];
+      local.area += 0.5 * area_ratio * weights[k][q];
+      local.max_pressure    = std::max(local.max_pressure, record.pressure);
+      const unsigned int ns = 3 * faces[s].n_nodes;
+      for (unsigned int i = 0; i < r.size(); ++i)
+        force[i < ns ? slots[s][i] : slots[p.face][i - ns]] -= r[i];
+    });
+    Utilities::MPI::sum(force, comm, force);
+    double work = 0;
+    for (unsigned int i = 0; i < force.size(); ++i)
+      work += 0.5 * (force_n[i] + force[i]) * (u[i] - u_n[i]);
+    force_n              = force;
+    u_n                  = u;
+    sums.force           = Utilities::MPI::sum(local.force, comm);
+    sums.area            = Utilities::MPI::sum(local.area, comm);
+    sums.work            = sums.work + work;
+    sums.max_penetration = Utilities::MPI::max(local.max_penetration, comm);
+    sums.max_pressure    = Utilities::MPI::max(local.max_pressure, comm);
+    sums.points          = Utilities::MPI::sum(local.points, comm);
+    sums.augmentations   = augmentations;
+    augmentations        = 0;
+  }
+
+  std::vector<CellField> SelfContact::output_fields() const
+  {
+    return {{"self_contact_pressure", "contact", 1, "Pa"}, {"self_contact_gap", "contact", 1, "m"}};
+  }
+
+  void SelfContact::output_values(const CellState &cell, double *values) const
+  {
+    // Means over the cell's faces and their points that have a partner; no partner: no gap (NaN).
+    double       pressure = 0, gap = 0;
+    unsigned int n = 0, with_gap = 0;
+    for (const unsigned int f : cell.cell->face_indices())
+      {
+        const auto found = face_of_cell.find(6 * cell.cell->active_cell_index() + f);
+        if (found == face_of_cell.end())
+          continue;
+        for (unsigned int q = 0; q < n_q; ++q, ++n)
+          {
+            const PointRecord &record = accepted[found->second * n_q + q];
+            pressure += record.pressure;
+            if (std::isfinite(record.gap))
+              {
+                gap += record.gap;
+                ++with_gap;
+              }
+          }
+      }
+    values[0] = n ? pressure / n : 0.0;
+    values[1] = with_gap ? gap / with_gap : std::numeric_limits<double>::quiet_NaN();
+  }
+
+  std::vector<std::string> SelfContact::series_columns() const
+  {
+    return {"normal_force", "contact_area",  "contact_work",  "max_penetration",
+            "max_pressure", "augmentations", "pressed_points"};
+  }
+
+  std::vector<double> SelfContact::series_values() const
+  {
+    return {sums.force,           sums.area,         sums.work,
+            sums.max_penetration, sums.max_pressure, double(sums.augmentations),
+            double(sums.points)};
+  }
+
+  void SelfContact::save(BinaryWriter &out) const
+  {
+    std::vector<double> data;
+    for (const PointRecord &r : accepted)
+      data.insert(data.end(), {r.multiplier, r.pressure, r.gap});
+    out.put(data);
+    out.put(force_n);
+    out.put(u_n);
+    out.put(sums);
+  }
+
+  void SelfContact::load(BinaryReader &in)
+  {
+    const std::vector<double> data = in.get_vector();
+    if (data.size() != 3 * accepted.size())
+      in.fail("self-contact has another number of contact points");
+    for (unsigned int k = 0; k < accepted.size(); ++k)
+      {
+        accepted[k]    = {data[3 * k], data[3 * k + 1], data[3 * k + 2]};
+        multipliers[k] = data[3 * k];
+      }
+    force_n = in.get_vector();
+    u_n     = in.get_vector();
+    if (force_n.size() != surface_dofs.size() || u_n.size() != surface_dofs.size())
+      in.fail("self-contact has another number of surface DoFs");
+    sums = in.get<Totals>();
+  }
+} // namespace hydrostat
