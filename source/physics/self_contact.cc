@@ -286,6 +286,8 @@ namespace hydrostat
     multipliers.assign(owned.size() * n_q, 0.0);
     accepted.assign(owned.size() * n_q, PointRecord());
     candidates.assign(owned.size(), {});
+    partners.assign(owned.size() * n_q, -1);
+    active.assign(owned.size() * n_q, 0);
     force_n.assign(surface_dofs.size(), 0.0);
     u_n.assign(surface_dofs.size(), 0.0);
     stale = false;
@@ -390,80 +392,103 @@ namespace hydrostat
     return found;
   }
 
-  std::optional<SelfContact::Partner> SelfContact::partner(const Positions &u, const unsigned int k,
-                                                           const unsigned int               q,
-                                                           const std::vector<unsigned int> &masters) const
+  SelfContact::SlavePoint SelfContact::slave_point(const Positions &u, const unsigned int k, const unsigned int q) const
   {
-    // The slave point and its face's normal.
     const unsigned int      s     = owned[k];
     const Face             &slave = faces[s];
     const FaceBasis<double> at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]);
-    Tensor<1, 3>            xs, ts[2];
+    SlavePoint              point;
+    Tensor<1, 3>            t[2];
     for (unsigned int n = 0; n < slave.n_nodes; ++n)
       {
         const Tensor<1, 3> x = node(u, s, n);
-        xs += at_q.N[n] * x;
+        point.x += at_q.N[n] * x;
         for (unsigned int a = 0; a < 2; ++a)
-          ts[a] += at_q.dN[n][a] * x;
+          t[a] += at_q.dN[n][a] * x;
       }
-    const Tensor<1, 3> ns = slave.sign * cross_product_3d(ts[0], ts[1]) / cross_product_3d(ts[0], ts[1]).norm();
+    point.normal = slave.sign * cross_product_3d(t[0], t[1]) / cross_product_3d(t[0], t[1]).norm();
+    return point;
+  }
 
-    std::optional<Partner> best;
-    for (const unsigned int m : masters)
+  std::optional<SelfContact::Partner> SelfContact::project(const Positions &u, const Tensor<1, 3> &xs,
+                                                           const unsigned int m, Tensor<1, 3> &normal) const
+  {
+    // The closest point of the master face: Newton on (x(ξ) − x_s)·x_α = 0 (eq. (70)), on the
+    // face extended by half its size beyond its edges.
+    const Face                 &master = faces[m];
+    std::array<Tensor<1, 3>, 9> xm;
+    for (unsigned int n = 0; n < master.n_nodes; ++n)
+      xm[n] = node(u, m, n);
+    double xi[2] = {0.5, 0.5};
+    for (unsigned int it = 0; it < 20; ++it)
       {
-        // The closest point of the master face: Newton on (x(ξ) − x_s)·x_α = 0 (eq. (71)).
-        const Face                 &master = faces[m];
-        std::array<Tensor<1, 3>, 9> xm;
-        for (unsigned int n = 0; n < master.n_nodes; ++n)
-          xm[n] = node(u, m, n);
-        double       xi[2]     = {0.5, 0.5};
-        bool         converged = false;
-        Tensor<1, 3> x, t[2];
-        for (unsigned int it = 0; it < 20 && !converged; ++it)
-          {
-            const FaceBasis<double> basis(degree, master.n_nodes, xi[0], xi[1]);
-            Tensor<1, 3>            tt[3];
-            x = t[0] = t[1] = Tensor<1, 3>();
-            for (unsigned int n = 0; n < master.n_nodes; ++n)
-              {
-                x += basis.N[n] * xm[n];
-                for (unsigned int a = 0; a < 2; ++a)
-                  t[a] += basis.dN[n][a] * xm[n];
-                for (unsigned int b = 0; b < 3; ++b)
-                  tt[b] += basis.ddN[n][b] * xm[n];
-              }
-            const Tensor<1, 3> r  = x - xs;
-            const double       g0 = r * t[0], g1 = r * t[1];
-            const double H00 = t[0] * t[0] + r * tt[0], H01 = t[0] * t[1] + r * tt[1], H11 = t[1] * t[1] + r * tt[2];
-            const double det = H00 * H11 - H01 * H01;
-            if (!(std::abs(det) > 0))
-              break;
-            const double d0 = (H11 * g0 - H01 * g1) / det, d1 = (H00 * g1 - H01 * g0) / det;
-            xi[0]     = std::clamp(xi[0] - d0, -0.5, 1.5);
-            xi[1]     = std::clamp(xi[1] - d1, -0.5, 1.5);
-            converged = std::abs(d0) + std::abs(d1) < 1e-12;
-          }
-        constexpr double inside = 1e-6;
-        if (!converged || std::min(xi[0], xi[1]) < -inside || std::max(xi[0], xi[1]) > 1 + inside)
-          continue;
         const FaceBasis<double> basis(degree, master.n_nodes, xi[0], xi[1]);
-        x = t[0] = t[1] = Tensor<1, 3>();
+        Tensor<1, 3>            x, t[2], tt[3];
         for (unsigned int n = 0; n < master.n_nodes; ++n)
           {
             x += basis.N[n] * xm[n];
             for (unsigned int a = 0; a < 2; ++a)
               t[a] += basis.dN[n][a] * xm[n];
+            for (unsigned int b = 0; b < 3; ++b)
+              tt[b] += basis.ddN[n][b] * xm[n];
           }
-        const Tensor<1, 3> nm  = master.sign * cross_product_3d(t[0], t[1]) / cross_product_3d(t[0], t[1]).norm();
-        const double       gap = (xs - x) * nm;
-        // Faces that face each other, not passed through by more than half a cell (the other side
-        // of a thin section), and the nearest of them.
-        if (ns * nm > -0.5 || gap < -0.5 * std::min(slave.size, master.size))
+        const Tensor<1, 3> r  = x - xs;
+        const double       g0 = r * t[0], g1 = r * t[1];
+        const double       H00 = t[0] * t[0] + r * tt[0], H01 = t[0] * t[1] + r * tt[1], H11 = t[1] * t[1] + r * tt[2];
+        const double       det = H00 * H11 - H01 * H01;
+        if (!(std::abs(det) > 0))
+          return std::nullopt;
+        const double d0 = (H11 * g0 - H01 * g1) / det, d1 = (H00 * g1 - H01 * g0) / det;
+        xi[0] = std::clamp(xi[0] - d0, -0.5, 1.5);
+        xi[1] = std::clamp(xi[1] - d1, -0.5, 1.5);
+        if (std::abs(d0) + std::abs(d1) < 1e-12)
+          {
+            const FaceBasis<double> at(degree, master.n_nodes, xi[0], xi[1]);
+            x = t[0] = t[1] = Tensor<1, 3>();
+            for (unsigned int n = 0; n < master.n_nodes; ++n)
+              {
+                x += at.N[n] * xm[n];
+                for (unsigned int a = 0; a < 2; ++a)
+                  t[a] += at.dN[n][a] * xm[n];
+              }
+            normal = master.sign * cross_product_3d(t[0], t[1]) / cross_product_3d(t[0], t[1]).norm();
+            return Partner{m, {{xi[0], xi[1]}}, (xs - x) * normal};
+          }
+      }
+    return std::nullopt;
+  }
+
+  std::optional<SelfContact::Partner> SelfContact::partner(const Positions &u, const unsigned int k,
+                                                           const unsigned int               q,
+                                                           const std::vector<unsigned int> &masters) const
+  {
+    // The nearest master face whose closest point lies in it, that faces the slave face and that
+    // the point has not passed by more than half a cell (the other side of a thin section).
+    const SlavePoint       point = slave_point(u, k, q);
+    std::optional<Partner> best;
+    for (const unsigned int m : masters)
+      {
+        Tensor<1, 3>     normal;
+        const auto       p      = project(u, point.x, m, normal);
+        constexpr double inside = 1e-6;
+        if (!p || std::min(p->xi[0], p->xi[1]) < -inside || std::max(p->xi[0], p->xi[1]) > 1 + inside ||
+            point.normal * normal > -0.5 || p->gap < -0.5 * std::min(faces[owned[k]].size, faces[m].size))
           continue;
-        if (!best || std::abs(gap) < std::abs(best->gap))
-          best = Partner{m, {{xi[0], xi[1]}}, gap};
+        if (!best || std::abs(p->gap) < std::abs(best->gap))
+          best = p;
       }
     return best;
+  }
+
+  std::vector<int> SelfContact::select_partners(const Positions &u) const
+  {
+    std::vector<int> selected(owned.size() * n_q, -1);
+    for (unsigned int k = 0; k < owned.size(); ++k)
+      if (!candidates[k].empty())
+        for (unsigned int q = 0; q < n_q; ++q)
+          if (const auto p = partner(u, k, q, candidates[k]))
+            selected[k * n_q + q] = p->face;
+    return selected;
   }
 
   std::vector<types::global_dof_index> SelfContact::pair_dofs(const unsigned int s, const unsigned int m) const
@@ -522,7 +547,7 @@ namespace hydrostat
     gap                   = (xs - xm) * normal;
     const Number pressure = multipliers[k * n_q + q] - slave.penalty * gap;
     r.assign(ns + nm, Number(0.0));
-    if (value_of(pressure) <= 0)
+    if (!active[k * n_q + q])
       return pressure;
     // The slave point is pushed along n, the master face back at ξ* (a load: −f in the residual).
     const double w = weights[k][q];
@@ -535,14 +560,29 @@ namespace hydrostat
     return pressure;
   }
 
+  std::vector<double> SelfContact::pair_positions(const Positions &u, const unsigned int k, const Partner &p) const
+  {
+    const unsigned int  s = owned[k];
+    std::vector<double> x;
+    for (const unsigned int face : {s, p.face})
+      for (unsigned int i = 0; i < 3 * faces[face].n_nodes; ++i)
+        x.push_back(faces[face].X[i / 3][i % 3] + u[slots[face][i]]);
+    return x;
+  }
+
   template <typename F>
   void SelfContact::for_each_pair(const Positions &u, const F &f) const
   {
+    // The partners chosen when Newton started, so that the residual is smooth in Newton's
+    // iterates (the closest point moves on the chosen face, also a little beyond its edges).
     for (unsigned int k = 0; k < owned.size(); ++k)
-      if (!candidates[k].empty())
-        for (unsigned int q = 0; q < n_q; ++q)
-          if (const auto p = partner(u, k, q, candidates[k]))
-            f(k, q, *p);
+      for (unsigned int q = 0; q < n_q; ++q)
+        if (const int m = partners[k * n_q + q]; m >= 0)
+          {
+            Tensor<1, 3> normal;
+            if (const auto p = project(u, slave_point(u, k, q).x, m, normal))
+              f(k, q, *p);
+          }
   }
 
   void SelfContact::add_rows(IndexSet &rows) const
@@ -566,14 +606,28 @@ namespace hydrostat
   bool SelfContact::update_couplings(const TrilinosWrappers::MPI::Vector &u)
   {
     // The candidates from where Newton starts; the pattern is built again only if a pair is new.
-    const std::vector<std::vector<unsigned int>> found   = search(gather(u));
-    bool                                         changed = stale;
+    // The partners of the points from there, fixed during the Newton solve (augment() checks them
+    // at its end).
+    const Positions                              positions = gather(u);
+    const std::vector<std::vector<unsigned int>> found     = search(positions);
+    bool                                         changed   = stale;
     for (unsigned int k = 0; k < owned.size() && !changed; ++k)
       changed = !std::includes(candidates[k].begin(), candidates[k].end(), found[k].begin(), found[k].end());
     changed = Utilities::MPI::logical_or(changed, comm);
     if (changed)
       candidates = found;
-    stale = false;
+    stale    = false;
+    partners = select_partners(positions);
+    // The active set from there, fixed during the Newton solve as well: an active point is held by
+    // λ̄ − ε g even if that pulls, an inactive one is free even if it penetrates (augment()
+    // corrects both), so that the residual is smooth in Newton's iterates.
+    std::vector<char> trial(partners.size(), 0);
+    for_each_pair(positions, [&](const unsigned int k, const unsigned int q, const Partner &p) {
+      std::vector<double> r;
+      double              gap;
+      trial[k * n_q + q] = pair_residual(k, q, p, pair_positions(positions, k, p), r, gap) > 0;
+    });
+    active = trial;
     return changed;
   }
 
@@ -591,19 +645,15 @@ namespace hydrostat
     Utilities::MPI::max(constrained, comm, constrained);
 
     for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
+      if (!active[k * n_q + q])
+        return;
       const unsigned int                         s    = owned[k];
       const std::vector<types::global_dof_index> dofs = pair_dofs(s, p.face);
       const unsigned int                         n    = dofs.size();
+      const std::vector<double>                  x    = pair_positions(u, k, p);
       std::vector<bool>                          free(n);
-      std::vector<double>                        x(n);
       for (unsigned int i = 0; i < n; ++i)
-        {
-          const unsigned int face = i < 3 * faces[s].n_nodes ? s : p.face;
-          const unsigned int j    = face == s ? i : i - 3 * faces[s].n_nodes;
-          const unsigned int slot = slots[face][j];
-          x[i]                    = faces[face].X[j / 3][j % 3] + u[slot];
-          free[i]                 = constrained[slot] == 0;
-        }
+        free[i] = constrained[i < 3 * faces[s].n_nodes ? slots[s][i] : slots[p.face][i - 3 * faces[s].n_nodes]] == 0;
       std::vector<double> r(n);
       if (out.matrix)
         {
@@ -611,8 +661,7 @@ namespace hydrostat
           for (unsigned int i = 0; i < n; ++i)
             x_ad[i] = ContactAD(n, i, x[i]);
           ContactAD gap;
-          if (pair_residual(k, q, p, x_ad, r_ad, gap).val() <= 0)
-            return;
+          pair_residual(k, q, p, x_ad, r_ad, gap);
           for (unsigned int i = 0; i < n; ++i)
             if (free[i])
               {
@@ -632,8 +681,7 @@ namespace hydrostat
       else
         {
           double gap;
-          if (pair_residual(k, q, p, x, r, gap) <= 0)
-            return;
+          pair_residual(k, q, p, x, r, gap);
         }
       for (unsigned int i = 0; i < n; ++i)
         if (free[i])
@@ -649,21 +697,33 @@ namespace hydrostat
     const Positions     u     = gather(u_ghost);
     double              worst = 0;
     std::vector<double> updated(multipliers.size(), 0.0);
+    bool                switched = false; // a point to add to or drop from the active set
     for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
-      std::vector<double> x, r;
-      const auto          dofs = pair_dofs(owned[k], p.face);
-      for (unsigned int i = 0; i < dofs.size(); ++i)
+      std::vector<double> r;
+      double              gap;
+      const double        pressure = pair_residual(k, q, p, pair_positions(u, k, p), r, gap);
+      const double        depth    = std::abs(gap) / faces[owned[k]].size;
+      if (active[k * n_q + q])
         {
-          const unsigned int face = i < 3 * faces[owned[k]].n_nodes ? owned[k] : p.face;
-          const unsigned int j    = face == owned[k] ? i : i - 3 * faces[owned[k]].n_nodes;
-          x.push_back(faces[face].X[j / 3][j % 3] + u[slots[face][j]]);
+          updated[k * n_q + q] = std::max(pressure, 0.0);
+          switched             = switched || pressure < 0;
+          worst                = std::max(worst, depth);
         }
-      double       gap;
-      const double pressure = pair_residual(k, q, p, x, r, gap);
-      updated[k * n_q + q]  = std::max(pressure, 0.0);
-      if (pressure > 0)
-        worst = std::max(worst, std::abs(gap) / faces[owned[k]].size);
+      else if (pressure > 0 && depth > controls.tolerance)
+        switched = true;
     });
+    // Partners chosen anew at the converged state: a point that presses, or would penetrate its
+    // new partner, and has changed partner asks for the step again.
+    const std::vector<int> selected = select_partners(u);
+    bool                   moved    = false;
+    for (unsigned int p = 0; p < selected.size() && !moved; ++p)
+      if (selected[p] != partners[p])
+        {
+          Tensor<1, 3> normal;
+          const auto   now =
+            selected[p] < 0 ? std::nullopt : project(u, slave_point(u, p / n_q, p % n_q).x, selected[p], normal);
+          moved = updated[p] > 0 || (now && now->gap < 0);
+        }
     const std::vector<std::vector<unsigned int>> found  = search(u);
     bool                                         missed = false;
     for (unsigned int k = 0; k < owned.size() && !missed; ++k)
@@ -675,9 +735,11 @@ namespace hydrostat
           if (const auto p = partner(u, k, q, extra))
             missed = p->gap < 0;
       }
-    worst  = Utilities::MPI::max(worst, comm);
-    missed = Utilities::MPI::logical_or(missed, comm);
-    if ((worst <= controls.tolerance && !missed) || augmentations >= controls.max_augmentations)
+    worst    = Utilities::MPI::max(worst, comm);
+    missed   = Utilities::MPI::logical_or(missed, comm);
+    moved    = Utilities::MPI::logical_or(moved, comm);
+    switched = Utilities::MPI::logical_or(switched, comm);
+    if ((worst <= controls.tolerance && !missed && !moved && !switched) || augmentations >= controls.max_augmentations)
       return false;
     multipliers = updated;
     stale       = missed;
@@ -702,16 +764,12 @@ namespace hydrostat
     for (PointRecord &record : accepted)
       record = PointRecord();
     for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
-      const unsigned int  s = owned[k];
-      std::vector<double> x, r;
-      for (unsigned int i = 0; i < 3 * faces[s].n_nodes + 3 * faces[p.face].n_nodes; ++i)
-        {
-          const unsigned int face = i < 3 * faces[s].n_nodes ? s : p.face;
-          const unsigned int j    = face == s ? i : i - 3 * faces[s].n_nodes;
-          x.push_back(faces[face].X[j / 3][j % 3] + u[slots[face][j]]);
-        }
-      double       gap;
-      const double pressure = pair_residual(k, q, p, x, r, gap);
+      const unsigned int        s = owned[k];
+      const std::vector<double> x = pair_positions(u, k, p);
+      std::vector<double>       r;
+      double                    gap;
+      const double              trial    = pair_residual(k, q, p, x, r, gap);
+      const double              pressure = active[k * n_q + q] ? trial : 0.0;
       // da/dA of the slave face at the point: the Cauchy pressure is λ_N dA/da.
       const FaceBasis<double> at_q(degree, faces[s].n_nodes, points.point(q)[0], points.point(q)[1]);
       Tensor<1, 3>            t[2], T[2];
@@ -726,15 +784,15 @@ namespace hydrostat
       PointRecord &record     = accepted[k * n_q + q];
       record                  = {multipliers[k * n_q + q], std::max(pressure, 0.0) / area_ratio, gap};
       local.max_penetration   = std::max(local.max_penetration, -gap);
+      const unsigned int ns   = 3 * faces[s].n_nodes;
+      for (unsigned int i = 0; i < r.size(); ++i)
+        force[i < ns ? slots[s][i] : slots[p.face][i - ns]] -= r[i];
       if (pressure <= 0)
         return;
       ++local.points;
       local.force += pressure * weights[k][q];
       local.area += 0.5 * area_ratio * weights[k][q];
-      local.max_pressure    = std::max(local.max_pressure, record.pressure);
-      const unsigned int ns = 3 * faces[s].n_nodes;
-      for (unsigned int i = 0; i < r.size(); ++i)
-        force[i < ns ? slots[s][i] : slots[p.face][i - ns]] -= r[i];
+      local.max_pressure = std::max(local.max_pressure, record.pressure);
     });
     Utilities::MPI::sum(force, comm, force);
     double work = 0;

@@ -117,17 +117,32 @@ namespace hydrostat
     /// sizes, overlap, less the excluded ones.
     std::vector<std::vector<unsigned int>> search(const Positions &u) const;
     bool                                   excluded(const unsigned int s, const unsigned int m) const;
+    /// Point @p q of owned face @p k and its face's outward normal at @p u.
+    struct SlavePoint
+    {
+      dealii::Tensor<1, 3> x, normal;
+    };
+    SlavePoint slave_point(const Positions &u, const unsigned int k, const unsigned int q) const;
+    /// The closest point to @p xs of face @p m (ξ may lie up to ½ beyond the edges), and its
+    /// outward normal into @p normal; none if the projection does not converge.
+    std::optional<Partner> project(const Positions &u, const dealii::Tensor<1, 3> &xs, const unsigned int m,
+                                   dealii::Tensor<1, 3> &normal) const;
+    /// The master face of every owned point at @p u among its candidates (−1: none).
+    std::vector<int> select_partners(const Positions &u) const;
     /// The partner of point @p q of owned face @p k among @p masters, if any.
     std::optional<Partner> partner(const Positions &u, const unsigned int k, const unsigned int q,
                                    const std::vector<unsigned int> &masters) const;
-    /// λ_N of point @p q of owned face @p k pressing on @p p, and the residual of the pair's DoFs
-    /// into @p r (slave DoFs, then master DoFs), for double and ContactAD.
+    /// The trial pressure λ̄ − ε g of point @p q of owned face @p k on @p p and, if the point is
+    /// active, the residual of the pair's DoFs into @p r (slave DoFs, then master DoFs; else
+    /// zero), for double and ContactAD.
     template <typename Number>
     Number pair_residual(const unsigned int k, const unsigned int q, const Partner &p, const std::vector<Number> &x,
                          std::vector<Number> &r, Number &gap) const;
+    /// The current positions of the pair's DoFs (slave face, then @p p's face).
+    std::vector<double> pair_positions(const Positions &u, const unsigned int k, const Partner &p) const;
     /// The pair's DoFs in the order of pair_residual().
     std::vector<dealii::types::global_dof_index> pair_dofs(const unsigned int s, const unsigned int m) const;
-    /// Calls @p f(k, q, partner) for every owned slave point with a partner at @p u.
+    /// Calls @p f(k, q, partner) for every owned slave point with a partner face (partners) at @p u.
     template <typename F>
     void for_each_pair(const Positions &u, const F &f) const;
 
@@ -145,6 +160,8 @@ namespace hydrostat
     std::vector<std::vector<double>>               weights;      // reference area of each point of owned faces
     std::unordered_map<unsigned int, unsigned int> face_of_cell; // 6 · active cell index + face_no → owned
     std::vector<std::vector<unsigned int>>         candidates;   // masters of each owned face
+    std::vector<int>                               partners;     // master face of each owned point, −1: none
+    std::vector<char>                              active;       // points that press in this Newton solve
     double                                         exclusion = 0, thickness = 0;
     std::vector<double>                            multipliers;  // λ̄ of the step being solved
     std::vector<PointRecord>                       accepted;     // of the last accepted step

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Count the body's surface vertices that lie inside the body elsewhere: the overlap self-contact
+prevents (issue 27). For each output time, a boundary vertex of the deformed mesh counts if it lies
+strictly inside a deformed cell whose centre was farther than --distance from the vertex in the
+reference configuration (so a vertex is never counted against its own neighbourhood).
+
+    /usr/bin/python3 postprocess/self_overlap.py output/octopus_bending --times 0.5 1
+    /usr/bin/python3 postprocess/self_overlap.py output/octopus_bending_self_contact --times 0.5 1
+
+Reads <dir>/<base>.pvd and its .pvtu files (vertices of hexahedral cells, the 'displacement'
+field); needs VTK's Python module (Debian: python3-vtk9, part of the ParaView install).
+"""
+import argparse
+import glob
+import os
+import xml.etree.ElementTree as ElementTree
+
+import vtk
+from vtk.util.numpy_support import vtk_to_numpy
+
+# The faces of a VTK hexahedron by its local vertex numbers.
+HEX_FACES = ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7))
+
+
+def read(path):
+    reader = vtk.vtkXMLPUnstructuredGridReader()
+    reader.SetFileName(path)
+    reader.Update()
+    return reader.GetOutput()
+
+
+def overlap(grid, distance):
+    X = vtk_to_numpy(grid.GetPoints().GetData())
+    U = vtk_to_numpy(grid.GetPointData().GetArray("displacement"))
+    key = lambda p: tuple(round(c, 9) for c in X[p])
+    # Boundary vertices: those of faces that one cell has (keyed by reference position, so the
+    # pieces' shared vertices are one).
+    faces = {}
+    centres = []
+    for c in range(grid.GetNumberOfCells()):
+        ids = grid.GetCell(c).GetPointIds()
+        points = [ids.GetId(k) for k in range(ids.GetNumberOfIds())]
+        centres.append(X[points].mean(axis=0))
+        if len(points) == 8:
+            for face in HEX_FACES:
+                f = tuple(sorted(key(points[k]) for k in face))
+                faces[f] = faces.get(f, 0) + 1
+    boundary = {p for f, n in faces.items() if n == 1 for p in f}
+    current = vtk.vtkPoints()
+    for p in range(grid.GetNumberOfPoints()):
+        current.InsertNextPoint(*(X[p] + U[p]))
+    deformed = vtk.vtkUnstructuredGrid()
+    deformed.DeepCopy(grid)
+    deformed.SetPoints(current)
+    locator = vtk.vtkCellLocator()
+    locator.SetDataSet(deformed)
+    locator.BuildLocator()
+    seen, inside = set(), 0
+    for p in range(grid.GetNumberOfPoints()):
+        k = key(p)
+        if k not in boundary or k in seen:
+            continue
+        seen.add(k)
+        x = X[p] + U[p]
+        eps = 1e-9
+        ids = vtk.vtkIdList()
+        locator.FindCellsWithinBounds([x[0] - eps, x[0] + eps, x[1] - eps, x[1] + eps, x[2] - eps, x[2] + eps], ids)
+        for n in range(ids.GetNumberOfIds()):
+            c = ids.GetId(n)
+            if ((centres[c] - X[p]) ** 2).sum() < distance ** 2:
+                continue
+            closest, pcoords, weights = [0.0] * 3, [0.0] * 3, [0.0] * 8
+            sub, d2 = vtk.reference(0), vtk.reference(0.0)
+            if deformed.GetCell(c).EvaluatePosition(x, closest, sub, pcoords, d2, weights) == 1 and \
+                    min(pcoords) > 1e-6 and max(pcoords) < 1 - 1e-6:
+                inside += 1
+                break
+    return inside, len(seen)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("directory")
+    parser.add_argument("--times", nargs="+", type=float, required=True, help="output times to check [s]")
+    parser.add_argument("--distance", type=float, default=0.02,
+                        help="cells whose reference centre is closer than this to the vertex do not count [m]")
+    args = parser.parse_args()
+    pvds = glob.glob(os.path.join(args.directory, "*.pvd"))
+    if not pvds:
+        raise SystemExit(f"self_overlap.py: no .pvd file in {args.directory}: run a case with ParaView output")
+    datasets = [(float(d.get("timestep")), d.get("file")) for d in ElementTree.parse(pvds[0]).getroot().iter("DataSet")]
+    print("time [s]  surface vertices inside the body elsewhere")
+    for t in args.times:
+        time, name = min(datasets, key=lambda d: abs(d[0] - t))
+        inside, total = overlap(read(os.path.join(args.directory, name)), args.distance)
+        print(f"{time:8.4f}  {inside} of {total}")
+
+
+if __name__ == "__main__":
+    main()
