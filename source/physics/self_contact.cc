@@ -574,13 +574,17 @@ namespace hydrostat
   void SelfContact::for_each_pair(const Positions &u, const F &f) const
   {
     // The partners chosen when Newton started, so that the residual is smooth in Newton's
-    // iterates (the closest point moves on the chosen face, also a little beyond its edges).
+    // iterates (the closest point moves on the chosen face, also up to half a face beyond its
+    // edges); a point that has slid farther takes the partner it has now.
     for (unsigned int k = 0; k < owned.size(); ++k)
       for (unsigned int q = 0; q < n_q; ++q)
         if (const int m = partners[k * n_q + q]; m >= 0)
           {
             Tensor<1, 3> normal;
-            if (const auto p = project(u, slave_point(u, k, q).x, m, normal))
+            auto         p = project(u, slave_point(u, k, q).x, m, normal);
+            if (!p)
+              p = partner(u, k, q, candidates[k]);
+            if (p)
               f(k, q, *p);
           }
   }
