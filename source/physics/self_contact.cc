@@ -76,6 +76,35 @@ namespace hydrostat
       }
     };
 
+    /// A point of a face from its node positions node(k): x, x_α and x_αβ (ξξ, ξη, ηη).
+    template <typename Number>
+    struct FacePoint
+    {
+      Tensor<1, 3, Number> x, t[2], tt[3];
+    };
+    template <typename Number, typename BasisNumber, typename Node>
+    FacePoint<Number> face_point(const FaceBasis<BasisNumber> &basis, const unsigned int n_nodes, const Node &node)
+    {
+      FacePoint<Number> p;
+      for (unsigned int k = 0; k < n_nodes; ++k)
+        {
+          const Tensor<1, 3, Number> xk = node(k);
+          p.x += basis.N[k] * xk;
+          for (unsigned int a = 0; a < 2; ++a)
+            p.t[a] += basis.dN[k][a] * xk;
+          for (unsigned int b = 0; b < 3; ++b)
+            p.tt[b] += basis.ddN[k][b] * xk;
+        }
+      return p;
+    }
+
+    /// node(k) of a face's reference positions X[k].
+    template <typename FaceType>
+    auto reference_node(const FaceType &face)
+    {
+      return [&face](const unsigned int k) { return Tensor<1, 3>({face.X[k][0], face.X[k][1], face.X[k][2]}); };
+    }
+
     template <typename Number>
     double value_of(const Number &x)
     {
@@ -177,16 +206,10 @@ namespace hydrostat
                                                   controls.penalty_factor * 3 *
                                                     materials[cell->material_id()].law->shear_modulus() / record.size;
               // x_ξ × x_η at the centre against the direction out of the cell.
-              const FaceBasis<double> basis(degree, record.n_nodes, 0.5, 0.5);
-              Tensor<1, 3>            t[2], X;
-              for (unsigned int k = 0; k < record.n_nodes; ++k)
-                for (unsigned int d = 0; d < 3; ++d)
-                  {
-                    X[d] += basis.N[k] * record.X[k][d];
-                    for (unsigned int a = 0; a < 2; ++a)
-                      t[a][d] += basis.dN[k][a] * record.X[k][d];
-                  }
-              record.sign = cross_product_3d(t[0], t[1]) * (X - cell->center()) > 0 ? 1 : -1;
+              const auto centre = face_point<double>(FaceBasis<double>(degree, record.n_nodes, 0.5, 0.5),
+                                                     record.n_nodes, reference_node(record));
+              record.sign =
+                cross_product_3d(centre.t[0], centre.t[1]) * (centre.x - Tensor<1, 3>(cell->center())) > 0 ? 1 : -1;
               mine.push_back(record);
               mine_cell.push_back(6 * cell->active_cell_index() + f);
             }
@@ -237,13 +260,10 @@ namespace hydrostat
         const Face &face = faces[owned[k]];
         for (unsigned int q = 0; q < n_q; ++q)
           {
-            const FaceBasis<double> basis(degree, face.n_nodes, points.point(q)[0], points.point(q)[1]);
-            Tensor<1, 3>            t[2];
-            for (unsigned int n = 0; n < face.n_nodes; ++n)
-              for (unsigned int a = 0; a < 2; ++a)
-                for (unsigned int d = 0; d < 3; ++d)
-                  t[a][d] += basis.dN[n][a] * face.X[n][d];
-            weights[k][q] = cross_product_3d(t[0], t[1]).norm() * points.weight(q);
+            const auto X =
+              face_point<double>(FaceBasis<double>(degree, face.n_nodes, points.point(q)[0], points.point(q)[1]),
+                                 face.n_nodes, reference_node(face));
+            weights[k][q] = cross_product_3d(X.t[0], X.t[1]).norm() * points.weight(q);
           }
       }
 
@@ -252,17 +272,11 @@ namespace hydrostat
     std::vector<Tensor<1, 3>> centre(faces.size()), normal(faces.size());
     for (unsigned int m = 0; m < faces.size(); ++m)
       {
-        const Face             &face = faces[m];
-        const FaceBasis<double> basis(degree, face.n_nodes, 0.5, 0.5);
-        Tensor<1, 3>            t[2];
-        for (unsigned int n = 0; n < face.n_nodes; ++n)
-          for (unsigned int d = 0; d < 3; ++d)
-            {
-              centre[m][d] += basis.N[n] * face.X[n][d];
-              for (unsigned int a = 0; a < 2; ++a)
-                t[a][d] += basis.dN[n][a] * face.X[n][d];
-            }
-        normal[m] = face.sign * cross_product_3d(t[0], t[1]);
+        const Face &face = faces[m];
+        const auto  X =
+          face_point<double>(FaceBasis<double>(degree, face.n_nodes, 0.5, 0.5), face.n_nodes, reference_node(face));
+        centre[m] = X.x;
+        normal[m] = face.sign * cross_product_3d(X.t[0], X.t[1]);
         normal[m] /= normal[m].norm();
       }
     std::vector<double> thicknesses;
@@ -394,20 +408,11 @@ namespace hydrostat
 
   SelfContact::SlavePoint SelfContact::slave_point(const Positions &u, const unsigned int k, const unsigned int q) const
   {
-    const unsigned int      s     = owned[k];
-    const Face             &slave = faces[s];
-    const FaceBasis<double> at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]);
-    SlavePoint              point;
-    Tensor<1, 3>            t[2];
-    for (unsigned int n = 0; n < slave.n_nodes; ++n)
-      {
-        const Tensor<1, 3> x = node(u, s, n);
-        point.x += at_q.N[n] * x;
-        for (unsigned int a = 0; a < 2; ++a)
-          t[a] += at_q.dN[n][a] * x;
-      }
-    point.normal = slave.sign * cross_product_3d(t[0], t[1]) / cross_product_3d(t[0], t[1]).norm();
-    return point;
+    const unsigned int s     = owned[k];
+    const Face        &slave = faces[s];
+    const auto x = face_point<double>(FaceBasis<double>(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]),
+                                      slave.n_nodes, [&](const unsigned int n) { return node(u, s, n); });
+    return {x.x, slave.sign * cross_product_3d(x.t[0], x.t[1]) / cross_product_3d(x.t[0], x.t[1]).norm()};
   }
 
   std::optional<SelfContact::Partner> SelfContact::project(const Positions &u, const Tensor<1, 3> &xs,
@@ -419,23 +424,19 @@ namespace hydrostat
     std::array<Tensor<1, 3>, 9> xm;
     for (unsigned int n = 0; n < master.n_nodes; ++n)
       xm[n] = node(u, m, n);
+    const auto at = [&](const double *xi) {
+      return face_point<double>(FaceBasis<double>(degree, master.n_nodes, xi[0], xi[1]), master.n_nodes,
+                                [&](const unsigned int n) { return xm[n]; });
+    };
     double xi[2] = {0.5, 0.5};
     for (unsigned int it = 0; it < 20; ++it)
       {
-        const FaceBasis<double> basis(degree, master.n_nodes, xi[0], xi[1]);
-        Tensor<1, 3>            x, t[2], tt[3];
-        for (unsigned int n = 0; n < master.n_nodes; ++n)
-          {
-            x += basis.N[n] * xm[n];
-            for (unsigned int a = 0; a < 2; ++a)
-              t[a] += basis.dN[n][a] * xm[n];
-            for (unsigned int b = 0; b < 3; ++b)
-              tt[b] += basis.ddN[n][b] * xm[n];
-          }
-        const Tensor<1, 3> r  = x - xs;
-        const double       g0 = r * t[0], g1 = r * t[1];
-        const double       H00 = t[0] * t[0] + r * tt[0], H01 = t[0] * t[1] + r * tt[1], H11 = t[1] * t[1] + r * tt[2];
-        const double       det = H00 * H11 - H01 * H01;
+        const auto          p = at(xi);
+        const Tensor<1, 3> &x = p.x, *t = p.t, *tt = p.tt;
+        const Tensor<1, 3>  r  = x - xs;
+        const double        g0 = r * t[0], g1 = r * t[1];
+        const double        H00 = t[0] * t[0] + r * tt[0], H01 = t[0] * t[1] + r * tt[1], H11 = t[1] * t[1] + r * tt[2];
+        const double        det = H00 * H11 - H01 * H01;
         if (!(std::abs(det) > 0))
           return std::nullopt;
         const double d0 = (H11 * g0 - H01 * g1) / det, d1 = (H00 * g1 - H01 * g0) / det;
@@ -443,16 +444,10 @@ namespace hydrostat
         xi[1] = std::clamp(xi[1] - d1, -0.5, 1.5);
         if (std::abs(d0) + std::abs(d1) < 1e-12)
           {
-            const FaceBasis<double> at(degree, master.n_nodes, xi[0], xi[1]);
-            x = t[0] = t[1] = Tensor<1, 3>();
-            for (unsigned int n = 0; n < master.n_nodes; ++n)
-              {
-                x += at.N[n] * xm[n];
-                for (unsigned int a = 0; a < 2; ++a)
-                  t[a] += at.dN[n][a] * xm[n];
-              }
-            normal = master.sign * cross_product_3d(t[0], t[1]) / cross_product_3d(t[0], t[1]).norm();
-            return Partner{m, {{xi[0], xi[1]}}, (xs - x) * normal};
+            const auto closest = at(xi);
+            normal             = master.sign * cross_product_3d(closest.t[0], closest.t[1]) /
+                     cross_product_3d(closest.t[0], closest.t[1]).norm();
+            return Partner{m, {{xi[0], xi[1]}}, (xs - closest.x) * normal};
           }
       }
     return std::nullopt;
@@ -505,44 +500,30 @@ namespace hydrostat
     // x: the positions of the slave nodes, then of the master nodes (3 per node). The projection
     // ξ* is exact in value; one Newton step from it carries its derivatives by the implicit
     // function theorem, so the tangent has the curvature of the master face (eq. (71)).
-    const Face             &slave = faces[owned[k]], &master = faces[p.face];
-    const unsigned int      ns = 3 * slave.n_nodes, nm = 3 * master.n_nodes;
-    const FaceBasis<double> at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]);
-    Tensor<1, 3, Number>    xs;
-    for (unsigned int n = 0; n < slave.n_nodes; ++n)
-      for (unsigned int d = 0; d < 3; ++d)
-        xs[d] += at_q.N[n] * x[3 * n + d];
-
-    const FaceBasis<double> at_p(degree, master.n_nodes, p.xi[0], p.xi[1]);
-    Tensor<1, 3, Number>    xp, t[2], tt[3];
-    for (unsigned int n = 0; n < master.n_nodes; ++n)
-      for (unsigned int d = 0; d < 3; ++d)
-        {
-          const Number &xn = x[ns + 3 * n + d];
-          xp[d] += at_p.N[n] * xn;
-          for (unsigned int a = 0; a < 2; ++a)
-            t[a][d] += at_p.dN[n][a] * xn;
-          for (unsigned int b = 0; b < 3; ++b)
-            tt[b][d] += at_p.ddN[n][b] * xn;
-        }
-    const Tensor<1, 3, Number> rp = xp - xs;
-    const Number               g0 = rp * t[0], g1 = rp * t[1];
+    const Face        &slave = faces[owned[k]], &master = faces[p.face];
+    const unsigned int ns = 3 * slave.n_nodes, nm = 3 * master.n_nodes;
+    const auto         slave_node = [&](const unsigned int n) {
+      return Tensor<1, 3, Number>({x[3 * n], x[3 * n + 1], x[3 * n + 2]});
+    };
+    const auto master_node = [&](const unsigned int n) {
+      return Tensor<1, 3, Number>({x[ns + 3 * n], x[ns + 3 * n + 1], x[ns + 3 * n + 2]});
+    };
+    const FaceBasis<double>    at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]);
+    const Tensor<1, 3, Number> xs = face_point<Number>(at_q, slave.n_nodes, slave_node).x;
+    const auto                 pp =
+      face_point<Number>(FaceBasis<double>(degree, master.n_nodes, p.xi[0], p.xi[1]), master.n_nodes, master_node);
+    const Tensor<1, 3, Number> &xp = pp.x, *t = pp.t, *tt = pp.tt;
+    const Tensor<1, 3, Number>  rp = xp - xs;
+    const Number                g0 = rp * t[0], g1 = rp * t[1];
     const Number H00 = t[0] * t[0] + rp * tt[0], H01 = t[0] * t[1] + rp * tt[1], H11 = t[1] * t[1] + rp * tt[2];
     const Number det = H00 * H11 - H01 * H01;
     const Number xi  = p.xi[0] - (H11 * g0 - H01 * g1) / det;
     const Number eta = p.xi[1] - (H00 * g1 - H01 * g0) / det;
 
-    const FaceBasis<Number> basis(degree, master.n_nodes, xi, eta);
-    Tensor<1, 3, Number>    xm, tm[2];
-    for (unsigned int n = 0; n < master.n_nodes; ++n)
-      for (unsigned int d = 0; d < 3; ++d)
-        {
-          const Number &xn = x[ns + 3 * n + d];
-          xm[d] += basis.N[n] * xn;
-          for (unsigned int a = 0; a < 2; ++a)
-            tm[a][d] += basis.dN[n][a] * xn;
-        }
-    Tensor<1, 3, Number> normal = cross_product_3d(tm[0], tm[1]);
+    const FaceBasis<Number>     basis(degree, master.n_nodes, xi, eta);
+    const auto                  pm     = face_point<Number>(basis, master.n_nodes, master_node);
+    const Tensor<1, 3, Number> &xm     = pm.x;
+    Tensor<1, 3, Number>        normal = cross_product_3d(pm.t[0], pm.t[1]);
     normal *= Number(double(master.sign) / normal.norm());
     gap                   = (xs - xm) * normal;
     const Number pressure = multipliers[k * n_q + q] - slave.penalty * gap;
@@ -776,19 +757,16 @@ namespace hydrostat
       const double              pressure = active[k * n_q + q] ? trial : 0.0;
       // da/dA of the slave face at the point: the Cauchy pressure is λ_N dA/da.
       const FaceBasis<double> at_q(degree, faces[s].n_nodes, points.point(q)[0], points.point(q)[1]);
-      Tensor<1, 3>            t[2], T[2];
-      for (unsigned int n = 0; n < faces[s].n_nodes; ++n)
-        for (unsigned int a = 0; a < 2; ++a)
-          for (unsigned int d = 0; d < 3; ++d)
-            {
-              t[a][d] += at_q.dN[n][a] * x[3 * n + d];
-              T[a][d] += at_q.dN[n][a] * faces[s].X[n][d];
-            }
-      const double area_ratio = cross_product_3d(t[0], t[1]).norm() / cross_product_3d(T[0], T[1]).norm();
-      PointRecord &record     = accepted[k * n_q + q];
-      record                  = {multipliers[k * n_q + q], std::max(pressure, 0.0) / area_ratio, gap};
-      local.max_penetration   = std::max(local.max_penetration, -gap);
-      const unsigned int ns   = 3 * faces[s].n_nodes;
+      const auto              now = face_point<double>(at_q, faces[s].n_nodes, [&](const unsigned int n) {
+        return Tensor<1, 3>({x[3 * n], x[3 * n + 1], x[3 * n + 2]});
+      });
+      const auto              ref = face_point<double>(at_q, faces[s].n_nodes, reference_node(faces[s]));
+      const double            area_ratio =
+        cross_product_3d(now.t[0], now.t[1]).norm() / cross_product_3d(ref.t[0], ref.t[1]).norm();
+      PointRecord &record   = accepted[k * n_q + q];
+      record                = {multipliers[k * n_q + q], std::max(pressure, 0.0) / area_ratio, gap};
+      local.max_penetration = std::max(local.max_penetration, -gap);
+      const unsigned int ns = 3 * faces[s].n_nodes;
       for (unsigned int i = 0; i < r.size(); ++i)
         force[i < ns ? slots[s][i] : slots[p.face][i - ns]] -= r[i];
       if (pressure <= 0)
