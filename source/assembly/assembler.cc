@@ -10,11 +10,27 @@
 #include <hydrostat/assembly/assembler.h>
 #include <hydrostat/base/errors.h>
 
+#include <algorithm>
 #include <cmath>
+#include <sstream>
 
 namespace hydrostat
 {
   using namespace dealii;
+
+  namespace
+  {
+    /// Σ_i d_i φ̃_i at the points with the shapes that carry the mass, @p mass: FEValues' own sum
+    /// where they are the cell's shapes (unchanged from before the modified mass).
+    void mass_values(const FEValuesBase<3> &fe_values, const CellShapes &shapes, const CellShapes &mass,
+                     const dealii::Vector<double> &local, std::vector<Tensor<1, 3>> &values)
+    {
+      if (&mass == &shapes)
+        vector_values(fe_values, local, values);
+      else
+        vector_values(mass, local, values);
+    }
+  } // namespace
 
   struct Assembler::ScratchData
   {
@@ -32,7 +48,8 @@ namespace hydrostat
 
     FEValues<3>               fe_values;
     FEFaceValues<3>           fe_face_values;
-    CellShapes                shapes;
+    CellShapes                shapes, moved_shapes; // moved: the mass of massless nodes moved (eq. (72))
+    const CellShapes         *mass = &shapes;       // the shapes that carry the mass
     CellKinematics            kinematics, face_kinematics;
     ThreeFieldCell            three_field;
     bool                      has_three_field = false, iterated = false;
@@ -101,6 +118,119 @@ namespace hydrostat
     DoFTools::extract_locally_relevant_dofs(dofs, relevant);
     for (const auto &term : term_list)
       term->setup(dofs, *cell_quadrature);
+    move_mass_off_massless_boundaries();
+  }
+
+  void Assembler::move_mass_off_massless_boundaries()
+  {
+    const Term *moving      = nullptr;
+    const auto  is_massless = [&](const types::boundary_id id) {
+      for (const auto &term : term_list)
+        if (term->massless_boundary(id))
+          {
+            moving = term.get();
+            return true;
+          }
+      return false;
+    };
+    std::vector<types::global_dof_index> face_dofs(fe->n_dofs_per_face()), cell_dofs(fe->n_dofs_per_cell()), found;
+    for (const auto &cell : dofs.active_cell_iterators())
+      if (!cell->is_artificial())
+        for (const unsigned int f : cell->face_indices())
+          if (cell->face(f)->at_boundary() && is_massless(cell->face(f)->boundary_id()))
+            {
+              cell->face(f)->get_dof_indices(face_dofs);
+              found.insert(found.end(), face_dofs.begin(), face_dofs.end());
+            }
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    massless = IndexSet(dofs.n_dofs());
+    massless.add_indices(found.begin(), found.end());
+    massless.compress();
+    mass_targets.clear();
+    mass_carriers.clear();
+    if (Utilities::MPI::max(massless.n_elements(), communicator) == 0)
+      return;
+
+    // A massless node's mass goes to the node of its component that mirrors it across the cell, in
+    // as few of the directions in which it lies on a face of the cell as give a node with mass:
+    // the node opposite a face node, the opposite corner of an edge of two massless faces.
+    const std::vector<Point<3>>    &support = fe->get_unit_support_points();
+    const std::vector<unsigned int> mirrors{1, 2, 4, 3, 5, 6, 7}; // sets of directions, fewest first
+    std::string                     error;
+    mass_targets.assign(triangulation.n_active_cells(), {});
+    for (const auto &cell : dofs.active_cell_iterators())
+      if (cell->is_locally_owned())
+        {
+          cell->get_dof_indices(cell_dofs);
+          std::vector<unsigned int> target(cell_dofs.size());
+          bool                      moved = false;
+          for (unsigned int i = 0; i < cell_dofs.size(); ++i)
+            {
+              target[i] = i;
+              if (!massless.is_element(cell_dofs[i]))
+                continue;
+              moved = true;
+              for (const unsigned int directions : mirrors)
+                {
+                  Point<3> mirror   = support[i];
+                  bool     on_faces = true;
+                  for (unsigned int d = 0; d < 3; ++d)
+                    if (directions & (1u << d))
+                      {
+                        on_faces  = on_faces && std::abs(mirror[d] - 0.5) > 0.49;
+                        mirror[d] = 1 - mirror[d];
+                      }
+                  for (unsigned int j = 0; on_faces && j < cell_dofs.size() && target[i] == i; ++j)
+                    if (fe->system_to_component_index(j).first == fe->system_to_component_index(i).first &&
+                        support[j].distance(mirror) < 1e-10 && !massless.is_element(cell_dofs[j]))
+                      target[i] = j;
+                  if (target[i] != i)
+                    break;
+                }
+              if (target[i] == i && error.empty())
+                {
+                  std::ostringstream where;
+                  where << cell->center();
+                  error = "The modified mass of " + moving->name() +
+                          " needs a node with mass across each cell from its boundaries, but the cell at (" +
+                          where.str() +
+                          ") m has such boundaries on opposite sides: refine the mesh across the "
+                          "body or set 'Contact/Modified mass' = false.";
+                }
+            }
+          for (unsigned int i = 0; i < cell_dofs.size(); ++i)
+            if (target[i] != i && owned.is_element(cell_dofs[i]))
+              mass_carriers.emplace_back(cell_dofs[i], cell_dofs[target[i]]);
+          if (moved)
+            mass_targets[cell->active_cell_index()] = std::move(target);
+        }
+    require_on_all_ranks(error, communicator);
+    std::sort(mass_carriers.begin(), mass_carriers.end(),
+              [](const auto &a, const auto &b) { return a.first < b.first; });
+    mass_carriers.erase(std::unique(mass_carriers.begin(), mass_carriers.end(),
+                                    [](const auto &a, const auto &b) { return a.first == b.first; }),
+                        mass_carriers.end());
+  }
+
+  void Assembler::follow_mass_carriers(Vector &x, const Vector *origin) const
+  {
+    if (mass_targets.empty())
+      return;
+    Vector ghost(owned, relevant, communicator);
+    ghost = x;
+    for (const auto &[massless_dof, carrier] : mass_carriers)
+      x[massless_dof] = origin ? (*origin)[massless_dof] + ghost[carrier] - (*origin)[carrier] : ghost[carrier];
+    x.compress(VectorOperation::insert);
+  }
+
+  const CellShapes &Assembler::mass_shapes(const CellIterator &cell, const CellShapes &shapes, CellShapes &buffer) const
+  {
+    if (mass_targets.empty() || mass_targets[cell->active_cell_index()].empty())
+      return shapes;
+    buffer = shapes;
+    buffer.move_onto(mass_targets[cell->active_cell_index()]);
+    return buffer;
   }
 
   void Assembler::setup_system(const AffineConstraints<double> &constraints, const bool pressure_blocks,
@@ -152,6 +282,7 @@ namespace hydrostat
     const NewmarkIntegrator::Coefficients &c = step.c;
     scratch.fe_values.reinit(cell);
     scratch.shapes.reinit(scratch.fe_values);
+    scratch.mass = &mass_shapes(cell, scratch.shapes, scratch.moved_shapes);
     cell->get_dof_values(u_ghost, scratch.u);
     cell->get_dof_values(accepted.u_ghosted(), scratch.u_n);
     cell->get_dof_values(accepted.v_ghosted(), scratch.v_n);
@@ -178,8 +309,8 @@ namespace hydrostat
       scratch.three_field.reinit(scratch.fe_values, scratch.kinematics.J, *tissues[cell->material_id()].law);
     if (point_velocities)
       {
-        vector_values(scratch.fe_values, scratch.a, scratch.a_q);
-        vector_values(scratch.fe_values, scratch.v, scratch.v_q);
+        mass_values(scratch.fe_values, scratch.shapes, *scratch.mass, scratch.a, scratch.a_q);
+        mass_values(scratch.fe_values, scratch.shapes, *scratch.mass, scratch.v, scratch.v_q);
       }
     return true;
   }
@@ -189,6 +320,7 @@ namespace hydrostat
     return {cell,
             scratch.fe_values,
             scratch.shapes,
+            *scratch.mass,
             scratch.kinematics,
             scratch.a_q,
             scratch.v_q,
@@ -356,7 +488,7 @@ namespace hydrostat
     TimerOutput::Scope scope(timer, "assembly");
     mass = 0;
     FEValues<3>        fe_values(*fe, *cell_quadrature, update_values | update_gradients | update_JxW_values);
-    CellShapes         shapes;
+    CellShapes         shapes, moved;
     const unsigned int n_dofs = fe->n_dofs_per_cell();
     FullMatrix<double> cell_mass(n_dofs, n_dofs);
     std::vector<types::global_dof_index> cell_dofs(n_dofs);
@@ -365,13 +497,18 @@ namespace hydrostat
         {
           fe_values.reinit(cell);
           shapes.reinit(fe_values);
-          cell_mass = 0;
+          const CellShapes &carrying = mass_shapes(cell, shapes, moved);
+          cell_mass                  = 0;
           for (unsigned int q = 0; q < shapes.JxW.size(); ++q)
-            add_mass(shapes, q, tissues[cell->material_id()].density, cell_mass);
+            add_mass(carrying, q, tissues[cell->material_id()].density, cell_mass);
           cell->get_dof_indices(cell_dofs);
           constraints.distribute_local_to_global(cell_mass, cell_dofs, mass);
         }
     mass.compress(VectorOperation::add);
+    for (const auto i : massless)
+      if (owned.is_element(i) && !constraints.is_constrained(i))
+        mass.set(i, i, 1.0);
+    mass.compress(VectorOperation::insert);
   }
 
   double Assembler::mass_product(const Vector &x, const Vector &y) const
@@ -379,7 +516,8 @@ namespace hydrostat
     Vector x_ghost(owned, relevant, communicator), y_ghost(owned, relevant, communicator);
     x_ghost = x;
     y_ghost = y;
-    FEValues<3>               fe_values(*fe, *cell_quadrature, update_values | update_JxW_values);
+    FEValues<3>               fe_values(*fe, *cell_quadrature, update_values | update_gradients | update_JxW_values);
+    CellShapes                shapes, moved;
     dealii::Vector<double>    x_local(fe->n_dofs_per_cell()), y_local(fe->n_dofs_per_cell());
     std::vector<Tensor<1, 3>> x_q, y_q;
     double                    sum = 0;
@@ -389,8 +527,14 @@ namespace hydrostat
           fe_values.reinit(cell);
           cell->get_dof_values(x_ghost, x_local);
           cell->get_dof_values(y_ghost, y_local);
-          vector_values(fe_values, x_local, x_q);
-          vector_values(fe_values, y_local, y_q);
+          const CellShapes *carrying = &shapes;
+          if (!mass_targets.empty() && !mass_targets[cell->active_cell_index()].empty())
+            {
+              shapes.reinit(fe_values);
+              carrying = &mass_shapes(cell, shapes, moved);
+            }
+          mass_values(fe_values, shapes, *carrying, x_local, x_q);
+          mass_values(fe_values, shapes, *carrying, y_local, y_q);
           const double rho = tissues[cell->material_id()].density;
           for (unsigned int q = 0; q < x_q.size(); ++q)
             sum += rho * (x_q[q] * y_q[q]) * fe_values.JxW(q);
@@ -429,7 +573,7 @@ namespace hydrostat
           // The kinetic energy ½ ∫ ρ0 v·v dV of the state (in a quasi-static run: of the
           // backward-difference velocity, outside the balance).
           const double rho = tissues[cell->material_id()].density;
-          vector_values(scratch.fe_values, scratch.v, scratch.v_q);
+          mass_values(scratch.fe_values, scratch.shapes, *scratch.mass, scratch.v, scratch.v_q);
           for (unsigned int q = 0; q < scratch.shapes.JxW.size(); ++q)
             {
               const double JxW = scratch.shapes.JxW[q];

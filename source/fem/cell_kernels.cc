@@ -74,6 +74,19 @@ namespace hydrostat
       }
   }
 
+  void CellShapes::move_onto(const std::vector<unsigned int> &target)
+  {
+    for (unsigned int q = 0; q < N.size(); ++q)
+      for (unsigned int i = 0; i < n_dofs; ++i)
+        if (target[i] != i)
+          {
+            N[q][target[i]] += N[q][i];
+            grad[q][target[i]] += grad[q][i];
+            N[q][i]    = 0;
+            grad[q][i] = Tensor<1, 3>();
+          }
+  }
+
   void add_stress_divergence(const CellShapes &shapes, const unsigned int q, const Tensor<2, 3> &P,
                              const Tensor<4, 3> &A, dealii::Vector<double> &r, FullMatrix<double> *K)
   {
@@ -121,6 +134,14 @@ namespace hydrostat
   {
     values.resize(fe_values.n_quadrature_points);
     fe_values[displacement].get_function_values_from_local_dof_values(as_std_vector(local), values);
+  }
+
+  void vector_values(const CellShapes &shapes, const dealii::Vector<double> &local, std::vector<Tensor<1, 3>> &values)
+  {
+    values.assign(shapes.N.size(), Tensor<1, 3>());
+    for (unsigned int q = 0; q < shapes.N.size(); ++q)
+      for (unsigned int i = 0; i < shapes.n_dofs; ++i)
+        values[q][shapes.component[i]] += shapes.N[q][i] * local[i];
   }
 
   Tensor<1, 3> area_vector_derivative(const Tensor<2, 3> &F_inv_T, const Tensor<1, 3> &m, const double J,

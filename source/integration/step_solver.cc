@@ -70,8 +70,13 @@ namespace hydrostat
           "The initial mesh has an element with J <= 0: check the mesh file or Mesh parameters.");
         problem.assemble_mass_matrix(problem.tangent(), homogeneous);
         residual *= -1.0;
+        for (const auto i : problem.massless_dofs())
+          if (residual.in_local_range(i))
+            residual[i] = 0;
+        residual.compress(VectorOperation::insert);
         linear_solver.solve(problem.tangent(), a, residual, dof_handler, &timer);
         homogeneous.distribute(a);
+        problem.follow_mass_carriers(a); // massless DoFs start as the tissue behind them (eq. (72))
         accepted.accept(0.0, u, v, a);
       }
     energy.start(problem, accepted);
@@ -100,6 +105,9 @@ namespace hydrostat
       {
         u = accepted.owned_vector();
         newmark.predict(accepted.u(), accepted.v(), accepted.a(), dt, u);
+        // Massless DoFs (eq. (72)) move as the DoFs that carry their mass: their own trapezoidal
+        // velocity alternates in sign after an impact.
+        problem.follow_mass_carriers(u, &accepted.u_ghosted());
       }
 
     // Couplings that follow the state (self-contact pairs) from where Newton starts.

@@ -33,15 +33,15 @@ namespace hydrostat
     const NewmarkIntegrator::Coefficients &c   = cell.step.c;
     const double                           rho = materials[cell.cell->material_id()].density;
     out.mass                                   = rho * (c.a_u + alpha_M * c.v_u); // ∂(inertia)/∂u₊
-    add_volume_force(cell.shapes, q, rho * (cell.a[q] + alpha_M * cell.v[q]), out.internal);
+    add_volume_force(cell.mass_shapes, q, rho * (cell.a[q] + alpha_M * cell.v[q]), out.internal);
     if (out.with_tangent)
-      add_mass(cell.shapes, q, out.mass, out.matrix);
+      add_mass(cell.mass_shapes, q, out.mass, out.matrix);
   }
 
   void Inertia::add_point_energy(const CellState &cell, const unsigned int q, CellEnergy &out) const
   {
     if (alpha_M != 0)
-      add_volume_force(cell.shapes, q, -materials[cell.cell->material_id()].density * alpha_M * cell.v[q],
+      add_volume_force(cell.mass_shapes, q, -materials[cell.cell->material_id()].density * alpha_M * cell.v[q],
                        out.dissipated);
   }
 } // namespace hydrostat

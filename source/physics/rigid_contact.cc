@@ -28,6 +28,10 @@ namespace hydrostat
                       "of the cell it is in [-].");
     prm.declare_entry("Maximum augmentations", "20", Patterns::Integer(0),
                       "Augmented-Lagrangian updates per time step at most (0: penalty contact).");
+    prm.declare_entry("Modified mass", "false", Patterns::Bool(),
+                      "Dynamic runs: the nodes of the boundaries that can touch carry no mass, it moves to the "
+                      "nodes across their cells (Khenous, Laborde & Renard 2008), so that an impact neither "
+                      "chatters nor gains energy; needs two cells across the body between such boundaries.");
     for (unsigned int k = 1; k <= max_obstacles; ++k)
       {
         prm.enter_subsection("Obstacle " + std::to_string(k));
@@ -42,17 +46,23 @@ namespace hydrostat
     prm.leave_subsection();
   }
 
-  RigidContact::Controls RigidContact::read_controls(ParameterHandler &prm)
+  RigidContact::Controls RigidContact::read_controls(ParameterHandler &prm, const TermSetup &setup)
   {
     Controls controls;
     controls.penalty           = auto_or_number(prm.get("Penalty"), "Contact/Penalty", 0);
     controls.penalty_factor    = prm.get_double("Penalty factor");
     controls.tolerance         = prm.get_double("Penetration tolerance");
     controls.max_augmentations = prm.get_integer("Maximum augmentations");
+    controls.modified_mass     = setup.dynamic && prm.get_bool("Modified mass");
     require(!controls.penalty || *controls.penalty > 0,
             "Parameter 'Contact/Penalty' = 0: give a penalty > 0 [Pa/m], or auto.");
     require(controls.penalty || controls.penalty_factor > 0,
             "Parameter 'Contact/Penalty factor' = 0: give a factor > 0 (default 100).");
+    // The massless nodes' velocity is the trapezoidal rule's, undamped, and the force–velocity law
+    // of muscle would see it (theory.md §15.6).
+    require(!controls.modified_mass || setup.muscles.n_groups() == 0,
+            "Parameter 'Contact/Modified mass' = true needs a body without muscle groups (their force-velocity "
+            "law would see the velocity of the massless contact nodes): set it false.");
     return controls;
   }
 
@@ -60,7 +70,7 @@ namespace hydrostat
   {
     std::vector<std::unique_ptr<Term>> terms;
     prm.enter_subsection("Contact");
-    const Controls controls = read_controls(prm);
+    const Controls controls = read_controls(prm, setup);
     for (unsigned int k = 1; k <= max_obstacles; ++k)
       {
         const std::string path = "Contact/Obstacle " + std::to_string(k);

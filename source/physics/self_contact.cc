@@ -133,7 +133,7 @@ namespace hydrostat
   {
     std::vector<std::unique_ptr<Term>> terms;
     prm.enter_subsection("Contact");
-    const RigidContact::Controls controls = RigidContact::read_controls(prm);
+    const RigidContact::Controls controls = RigidContact::read_controls(prm, setup);
     prm.enter_subsection("Self contact");
     if (prm.get_bool("Enabled"))
       {
@@ -179,8 +179,7 @@ namespace hydrostat
               const auto         face = cell->face(f);
               const unsigned int id   = face->boundary_id();
               on_mesh[id]             = 1;
-              if (!boundary_ids.empty() &&
-                  std::find(boundary_ids.begin(), boundary_ids.end(), id) == boundary_ids.end())
+              if (!can_touch(id))
                 continue;
               Face record{};
               record.n_nodes = degree == 1 ? 4 : 9;
@@ -348,6 +347,13 @@ namespace hydrostat
       x[d] = faces[face].X[k][d] + u[slots[face][3 * k + d]];
     return x;
   }
+
+  bool SelfContact::can_touch(const unsigned int id) const
+  {
+    return boundary_ids.empty() || std::find(boundary_ids.begin(), boundary_ids.end(), id) != boundary_ids.end();
+  }
+
+  bool SelfContact::massless_boundary(const unsigned int id) const { return controls.modified_mass && can_touch(id); }
 
   bool SelfContact::excluded(const unsigned int s, const unsigned int m) const
   {

@@ -52,7 +52,8 @@ namespace hydrostat
     /// The first term with an unsymmetric tangent, or null.
     const Term *unsymmetric_term() const;
 
-    /// Distributes the DoFs on the (created) mesh and sets up every term.
+    /// Distributes the DoFs on the (created) mesh, sets up every term and moves the mass of the
+    /// terms' massless boundaries across their cells (theory.md eq. (72)).
     void distribute_dofs();
     /**
      * The tangent's sparsity pattern with @p constraints (and the terms' couplings), the
@@ -93,8 +94,15 @@ namespace hydrostat
     /// iterating the cell fields; zero otherwise): the line search does not judge it.
     const Vector &cell_constraint_residual() const { return constraint_residual; }
 
-    /// M_ij = ∫ ρ0 φ_i·φ_j dV, constrained rows by @p constraints (initial acceleration, eq. (50)).
+    /// M_ij = ∫ ρ0 φ_i·φ_j dV, constrained rows by @p constraints (initial acceleration, eq. (50)),
+    /// with the shapes that carry the mass (eq. (72)); the rows of massless DoFs hold 1 on the diagonal.
     void assemble_mass_matrix(Matrix &mass, const dealii::AffineConstraints<double> &constraints) const;
+    /// The DoFs without mass (locally relevant; empty unless a term has a massless boundary).
+    const dealii::IndexSet &massless_dofs() const { return massless; }
+    /// Gives the massless DoFs of @p x (owned entries) the values of DoFs that carry their mass, or
+    /// with @p origin (ghosted) their increments from it (eq. (72)): the initial acceleration and the
+    /// predictor, which the dynamics does not govern for them.
+    void follow_mass_carriers(Vector &x, const Vector *origin = nullptr) const;
 
     /// xᵀ M y = ∫ ρ0 x·y dV of two displacement-like fields (owned entries), summed over the ranks.
     double mass_product(const Vector &x, const Vector &y) const;
@@ -119,6 +127,10 @@ namespace hydrostat
     /// element is inverted.
     bool reinit_cell(const CellIterator &cell, const Step &step, const Vector &u_ghost, const State &accepted,
                      ScratchData &scratch) const;
+    /// The massless DoFs and, for the cells that have some, where their mass goes (mass_targets).
+    void move_mass_off_massless_boundaries();
+    /// The shapes that carry the mass on @p cell, from its @p shapes (into @p buffer if moved).
+    const CellShapes &mass_shapes(const CellIterator &cell, const CellShapes &shapes, CellShapes &buffer) const;
     /// What the terms see of a cell prepared in @p scratch.
     CellState state_of(const CellIterator &cell, const Step &step, const ScratchData &scratch) const;
     void      assemble_cell(const CellIterator &cell, const Step &step, const Vector &u_ghost, const State &accepted,
@@ -151,12 +163,17 @@ namespace hydrostat
     std::unique_ptr<dealii::QGauss<3>>   cell_quadrature;
     std::unique_ptr<dealii::QGauss<2>>   face_quadrature;
     dealii::IndexSet                     owned, relevant;
-    Matrix                               system_matrix;
-    dealii::AffineConstraints<double>    pattern_constraints; // of setup_system(), for make_tangent()
-    bool                                 blocks = false;
-    PressureBlocks                       pressure_block_data; // the uncondensed three-field tangent
-    CondensedFields                      cell_fields;         // three-field j, p as Newton unknowns (eq. (14b))
-    Vector                               constraint_residual;
-    double                               scale = 0;
+    dealii::IndexSet                     massless; // DoFs without mass (eq. (72)), locally relevant
+    // Per active cell with massless DoFs, the local DoF that carries each one's mass; else empty.
+    std::vector<std::vector<unsigned int>> mass_targets;
+    // Owned massless DoFs and a DoF that carries their mass (of one of their cells).
+    std::vector<std::pair<dealii::types::global_dof_index, dealii::types::global_dof_index>> mass_carriers;
+    Matrix                                                                                   system_matrix;
+    dealii::AffineConstraints<double> pattern_constraints; // of setup_system(), for make_tangent()
+    bool                              blocks = false;
+    PressureBlocks                    pressure_block_data; // the uncondensed three-field tangent
+    CondensedFields                   cell_fields;         // three-field j, p as Newton unknowns (eq. (14b))
+    Vector                            constraint_residual;
+    double                            scale = 0;
   };
 } // namespace hydrostat

@@ -41,6 +41,9 @@ namespace hydrostat
   {
   public:
     void reinit(const dealii::FEValuesBase<3> &fe_values);
+    /// Moves the values of each φ_i onto φ_target[i] (same component): φ̃_j = Σ_{target[i] = j} φ_i,
+    /// a partition of unity again (the modified mass of theory.md eq. (72)).
+    void move_onto(const std::vector<unsigned int> &target);
 
     unsigned int                           n_dofs = 0;
     std::vector<unsigned int>              component; // c_i
@@ -67,6 +70,8 @@ namespace hydrostat
   /// The vector values Σ_i d_i φ_i at the points of @p fe_values of the cell DoF values @p local.
   void vector_values(const dealii::FEValuesBase<3> &fe_values, const dealii::Vector<double> &local,
                      std::vector<Tensor<1, 3>> &values);
+  /// The same with the functions of @p shapes.
+  void vector_values(const CellShapes &shapes, const dealii::Vector<double> &local, std::vector<Tensor<1, 3>> &values);
 
   /**
    * The derivative of the current area vector per reference area, a = J F^{-T} N (Nanson), with

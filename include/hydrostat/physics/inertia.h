@@ -10,7 +10,8 @@ namespace hydrostat
 {
   /**
    * Inertia with mass-proportional Rayleigh damping, ∫ ρ0 (a₊ + α_M v₊)·φ dV, and its tangent
-   * ρ0 (a_u + α_M v_u) ∫ φ·φ dV (theory.md eqs. (4), (46), (49)); dynamic runs only. The damping
+   * ρ0 (a_u + α_M v_u) ∫ φ·φ dV (theory.md eqs. (4), (46), (49)), with the shapes that carry the mass
+   * (CellState::mass_shapes, eq. (72)); dynamic runs only. The damping
    * rides on the inertial force (one kernel, one force per point); its work is dissipated, the
    * kinetic energy is the Assembler's (theory.md eq. (62)).
    */

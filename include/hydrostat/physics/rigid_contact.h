@@ -41,11 +41,13 @@ namespace hydrostat
       double                penalty_factor    = 100;   ///< of the automatic penalty [-]
       double                tolerance         = 0.001; ///< largest penetration / h of its cell [-]
       unsigned int          max_augmentations = 20;    ///< Uzawa updates per step
+      bool                  modified_mass     = false; ///< contact nodes without mass (eq. (72))
     };
 
-    /// The controls of the current subsection 'Contact' (shared with self-contact); an InputError
-    /// names a penalty or factor of 0.
-    static Controls read_controls(dealii::ParameterHandler &prm);
+    /// The controls of the current subsection 'Contact' (shared with self-contact), the modified
+    /// mass only in a dynamic run; an InputError names a penalty or factor of 0, or a modified mass
+    /// with muscle groups.
+    static Controls read_controls(dealii::ParameterHandler &prm, const TermSetup &setup);
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     /// A RigidContact per obstacle whose Type is not none.
@@ -69,6 +71,7 @@ namespace hydrostat
     std::string report() const override;
 
     bool on_boundary(const unsigned int id) const override;
+    bool massless_boundary(const unsigned int id) const override { return controls.modified_mass && on_boundary(id); }
     void add_face(const FaceState &face, CellContribution &out) const override;
 
     bool augment(const dealii::TrilinosWrappers::MPI::Vector &u, const Step &step) override;

@@ -54,6 +54,7 @@ namespace hydrostat
     void        add_sparsity(dealii::DynamicSparsityPattern          &dsp,
                              const dealii::AffineConstraints<double> &constraints) const override;
     bool        update_couplings(const dealii::TrilinosWrappers::MPI::Vector &u) override;
+    bool        massless_boundary(const unsigned int id) const override;
     void        add_to_system(const SystemState &state, SystemContribution &out) const override;
 
     bool augment(const dealii::TrilinosWrappers::MPI::Vector &u, const Step &step) override;
@@ -86,6 +87,8 @@ namespace hydrostat
     double exclusion_distance() const { return exclusion; }
 
   private:
+    /// Whether faces of boundary id @p id take part.
+    bool can_touch(const unsigned int id) const;
     /// A boundary face as every rank knows it: its nodes in the face's own lexicographic order
     /// (4 for Q1, 9 for Q2), their reference positions and DoFs (3 per node).
     struct Face

@@ -32,11 +32,13 @@ namespace hydrostat
   /// Assembler (theory.md eq. (4)).
   struct CellState
   {
-    CellIterator                     cell;
-    const dealii::FEValues<3>       &fe_values;
-    const CellShapes                &shapes;
+    CellIterator               cell;
+    const dealii::FEValues<3> &fe_values;
+    const CellShapes          &shapes;
+    const CellShapes          &mass_shapes;       ///< the shapes that carry the mass (eq. (72)): shapes, but
+                                                  ///< on a massless boundary moved across the cell
     const CellKinematics            &kinematics;  ///< F, J, Ḟ = Grad v₊ at the points
-    const std::vector<Tensor<1, 3>> &a, &v;       ///< a₊, v₊ at the points (dynamic runs; else empty)
+    const std::vector<Tensor<1, 3>> &a, &v;       ///< a₊, v₊ of mass_shapes at the points (dynamic runs)
     const ThreeFieldCell            *three_field; ///< J̃, p̃ at the points (three-field element), else null
     const Step                      &step;
   };
@@ -160,6 +162,9 @@ namespace hydrostat
     virtual bool on_boundary(const unsigned int /*id*/) const { return false; }
     /// Adds the term on one boundary face.
     virtual void add_face(const FaceState & /*face*/, CellContribution & /*out*/) const {}
+    /// Whether the nodes of boundary faces of id @p id carry no mass: their mass moves to the
+    /// nodes across their cells (contact's modified mass, theory.md eq. (72)).
+    virtual bool massless_boundary(const unsigned int /*id*/) const { return false; }
     /// Adds a contribution that is not local to a cell (after the cells).
     virtual void add_to_system(const SystemState & /*state*/, SystemContribution & /*out*/) const {}
 
