@@ -516,7 +516,9 @@ namespace hydrostat
     Vector x_ghost(owned, relevant, communicator), y_ghost(owned, relevant, communicator);
     x_ghost = x;
     y_ghost = y;
-    FEValues<3>               fe_values(*fe, *cell_quadrature, update_values | update_gradients | update_JxW_values);
+    FEValues<3>               fe_values(*fe, *cell_quadrature,
+                                        update_values | update_JxW_values |
+                                          (mass_targets.empty() ? update_default : update_gradients));
     CellShapes                shapes, moved;
     dealii::Vector<double>    x_local(fe->n_dofs_per_cell()), y_local(fe->n_dofs_per_cell());
     std::vector<Tensor<1, 3>> x_q, y_q;

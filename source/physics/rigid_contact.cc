@@ -30,8 +30,8 @@ namespace hydrostat
                       "Augmented-Lagrangian updates per time step at most (0: penalty contact).");
     prm.declare_entry("Modified mass", "false", Patterns::Bool(),
                       "Dynamic runs: the nodes of the boundaries that can touch carry no mass, it moves to the "
-                      "nodes across their cells (Khenous, Laborde & Renard 2008), so that an impact neither "
-                      "chatters nor gains energy; needs two cells across the body between such boundaries.");
+                      "nodes across their cells (Khenous, Laborde & Renard 2008), so that an impact does not "
+                      "chatter; needs two cells across the body between such boundaries and no muscle groups.");
     for (unsigned int k = 1; k <= max_obstacles; ++k)
       {
         prm.enter_subsection("Obstacle " + std::to_string(k));
