@@ -5,6 +5,7 @@
 
 #include <hydrostat/assembly/dirichlet_constraints.h>
 #include <hydrostat/base/errors.h>
+#include <hydrostat/geometry/boundary_ids.h>
 
 #include <cmath>
 #include <limits>
@@ -70,7 +71,8 @@ namespace hydrostat
         if (id >= 0)
           constraint_list.push_back(
             {static_cast<unsigned int>(id), parse_components(prm.get("Components"), name + "/Components"),
-             std::make_unique<SpaceTimeFunction>(prm.get("Displacement"), 3, name + "/Displacement")});
+             std::make_unique<SpaceTimeFunction>(prm.get("Displacement"), 3, name + "/Displacement"),
+             name + "/Boundary id"});
         prm.leave_subsection();
       }
     for (const std::string &entry : Utilities::split_string_list(prm.get("Point constraints"), ';'))
@@ -91,12 +93,15 @@ namespace hydrostat
                                  const std::string &displacement)
   {
     constraint_list.push_back({boundary_id, parse_components(components, "components"),
-                               std::make_unique<SpaceTimeFunction>(displacement, 3, "displacement")});
+                               std::make_unique<SpaceTimeFunction>(displacement, 3, "displacement"),
+                               "boundary id of a constraint"});
   }
 
   void DirichletConstraints::check(const DoFHandler<3> &dof_handler) const
   {
     const MPI_Comm comm = dof_handler.get_communicator();
+    for (const auto &constraint : constraint_list)
+      require_boundary_id(dof_handler.get_triangulation(), constraint.boundary_id, constraint.id_parameter);
     for (const auto &point : point_list)
       {
         double nearest = std::numeric_limits<double>::max();

@@ -132,6 +132,8 @@ namespace hydrostat
     for (const types::material_id id : used)
       {
         pcout << parts.materials.describe(id) << std::endl;
+        for (const std::string &warning : parts.materials.warnings(id))
+          pcout << warning << std::endl;
         // Without mass the dynamic tangent has no inertia and a0 = M⁻¹(...) has no M.
         require(!parts.newmark.dynamic() || parts.materials[id].density > 0,
                 "Parameter 'Materials/Material " + std::to_string(id) +

@@ -4,6 +4,7 @@
 #include <hydrostat/materials/tissue_materials.h>
 
 #include <algorithm>
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -89,6 +90,14 @@ namespace hydrostat
                           prm.get(entry) == defaults.get({"Materials", subsection_name(id)}, entry),
                         "'" + entry + "' is not a constant of Law = " + law.name + ".");
             tissues.push_back({TissueLaw::create(prm), prm.get_double("Density")});
+            const double mu = tissues.back().law->shear_modulus(), K = tissues.back().law->bulk_modulus();
+            if (!std::isfinite(mu) || !std::isfinite(K))
+              {
+                std::ostringstream message;
+                message << "the moduli are not finite (mu = " << mu << " Pa, K = " << K
+                        << " Pa): give them in Pa, e.g. c1 = 2e3 for mu = 4 kPa.";
+                throw InputError(message.str());
+              }
           }
         catch (const std::exception &error) // InputError of the law's checks, or a ParameterHandler error
           {
@@ -130,6 +139,32 @@ namespace hydrostat
     out << " -> mu = " << tissue.law->shear_modulus() << " Pa, nu = " << tissue.law->poisson_ratio()
         << ", density = " << tissue.density << " kg/m^3";
     return out.str();
+  }
+
+  std::vector<std::string> TissueMaterials::warnings(const unsigned int material_id) const
+  {
+    // Values that run but are unlikely for tissue: a modulus in the wrong unit (c1 = 2 meant as
+    // 2 kPa), or a bulk modulus that makes the body compressible or the system needlessly stiff.
+    const TissueLaw         &law = *(*this)[material_id].law;
+    const double             mu = law.shear_modulus(), ratio = law.bulk_modulus() / mu;
+    const std::string        where = "Materials/Material " + std::to_string(material_id);
+    std::vector<std::string> found;
+    std::ostringstream       text;
+    if (mu < min_shear_modulus || mu > max_shear_modulus)
+      {
+        text << "Warning: " << where << ": mu = " << mu << " Pa lies outside " << min_shear_modulus << " to "
+             << max_shear_modulus << " Pa (soft tissue: about 100 Pa to 1 MPa); are the constants in Pa?";
+        found.push_back(text.str());
+        text.str("");
+      }
+    if (ratio < min_bulk_ratio || ratio > max_bulk_ratio)
+      {
+        text << "Warning: " << where << ": K/mu = " << ratio << " lies outside " << min_bulk_ratio << " to "
+             << max_bulk_ratio << " (nu = 0.45 to 0.499995): tissue is nearly incompressible, and above "
+             << max_bulk_ratio << " Newton and the linear solver lose digits for no gain in accuracy.";
+        found.push_back(text.str());
+      }
+    return found;
   }
 
   const TissueMaterials::Tissue &TissueMaterials::operator[](const unsigned int material_id) const

@@ -137,14 +137,50 @@ namespace hydrostat
     prm.leave_subsection();
   }
 
+  bool MuscleGroups::Group::has_material(const unsigned int material_id) const
+  {
+    return material_ids.empty() ||
+           std::find(material_ids.begin(), material_ids.end(), material_id) != material_ids.end();
+  }
+
+  std::string MuscleGroups::check_finite(const Point<3> &X, const unsigned int material_id) const
+  {
+    for (const Group &group : groups)
+      if (group.has_material(material_id))
+        {
+          // The activation input of the group's source only: the others are not used.
+          const SpaceTimeFunction *source = group.source == Group::Source::prescribed ? group.onset.get() :
+                                            group.source == Group::Source::expression ? group.level.get() :
+                                                                                        group.stimulation.get();
+          for (const SpaceTimeFunction *f : std::initializer_list<const SpaceTimeFunction *>{
+                 group.region.get(), group.myosin_length.get(), group.rest_sarcomere_length.get(), source})
+            if (f)
+              if (std::string message = f->check_finite(X, 0.0); !message.empty())
+                return message;
+        }
+    return "";
+  }
+
+  std::string MuscleGroups::region_text(const unsigned int g) const
+  {
+    const Group &group = groups[g];
+    std::string  text  = "'" + group.region->parameter() + "' = \"" + group.region->expression() + "\"";
+    if (!group.material_ids.empty())
+      {
+        text += " and 'Muscles/Group " + std::to_string(g + 1) + "/Material ids' =";
+        for (unsigned int k = 0; k < group.material_ids.size(); ++k)
+          text += (k ? ", " : " ") + std::to_string(group.material_ids[k]);
+      }
+    return text;
+  }
+
   MuscleGroups::PointData MuscleGroups::point_data(const Point<3> &X, const unsigned int material_id) const
   {
     PointData data;
     for (unsigned int g = 0; g < groups.size(); ++g)
       {
         const Group &group = groups[g];
-        if (!group.material_ids.empty() &&
-            std::find(group.material_ids.begin(), group.material_ids.end(), material_id) == group.material_ids.end())
+        if (!group.has_material(material_id))
           continue;
         if (group.region->value(X, 0.0) <= 0)
           continue;

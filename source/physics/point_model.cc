@@ -1,6 +1,7 @@
 #include <deal.II/base/mpi.h>
 #include <deal.II/fe/fe_values.h>
 
+#include <hydrostat/base/errors.h>
 #include <hydrostat/physics/point_model.h>
 
 namespace hydrostat
@@ -43,20 +44,42 @@ namespace hydrostat
         materials.defined(id) ? materials[id].law->nominal_response(unit_symmetric_tensor<3>()).A : Tensor<4, 3>());
 
     point_data.assign(std::size_t(dofs.get_triangulation().n_active_cells()) * n_q, {});
-    FEValues<3>  fe_values(dofs.get_fe(), cell_quadrature, update_quadrature_points);
-    unsigned int n_points = 0;
+    FEValues<3>         fe_values(dofs.get_fe(), cell_quadrature, update_quadrature_points | update_JxW_values);
+    unsigned int        n_points = 0;
+    std::vector<double> volumes(muscle_groups.n_groups() + 1, 0.0); // per group, then the body's
+    std::string         bad_input;
     for (const auto &cell : dofs.active_cell_iterators())
       if (cell->is_locally_owned())
         {
           fe_values.reinit(cell);
           for (unsigned int q = 0; q < n_q; ++q)
             {
+              const Point<3> &X = fe_values.quadrature_point(q);
+              if (bad_input.empty())
+                bad_input = muscle_groups.check_finite(X, cell->material_id());
+              if (!bad_input.empty()) // the groups' laws would fail on it before require_on_all_ranks
+                continue;
               auto &data = point_data[cell->active_cell_index() * n_q + q];
-              data       = muscle_groups.point_data(fe_values.quadrature_point(q), cell->material_id());
+              data       = muscle_groups.point_data(X, cell->material_id());
               n_points += !data.empty();
+              for (const MuscleGroups::GroupAtPoint &p : data)
+                volumes[p.group] += fe_values.JxW(q);
+              volumes.back() += fe_values.JxW(q);
             }
         }
-    muscle_points = Utilities::MPI::sum(n_points, dofs.get_communicator());
+    const MPI_Comm comm = dofs.get_communicator();
+    require_on_all_ranks(bad_input, comm);
+    muscle_points = Utilities::MPI::sum(n_points, comm);
+    Utilities::MPI::sum(volumes, comm, volumes);
+    shares.clear();
+    for (unsigned int g = 0; g < muscle_groups.n_groups(); ++g)
+      {
+        require(volumes[g] > 0, "Muscle group '" + muscle_groups.name(g) +
+                                  "' holds no quadrature point of the mesh: " + muscle_groups.region_text(g) +
+                                  " selects none. A Region is an expression of the reference position in m (after "
+                                  "Mesh/Scale) that is > 0 inside the group: check its signs, units and material ids.");
+        shares.push_back(volumes[g] / volumes.back());
+      }
   }
 
   PointModel::Response PointModel::evaluate(const CellState &cell, const unsigned int q, const unsigned int needs) const

@@ -4,6 +4,7 @@
 
 #include <hydrostat/base/errors.h>
 #include <hydrostat/fem/cell_kernels.h>
+#include <hydrostat/geometry/boundary_ids.h>
 #include <hydrostat/physics/rigid_contact.h>
 
 #include <algorithm>
@@ -124,7 +125,8 @@ namespace hydrostat
                                                          update_normal_vectors | update_JxW_values);
     n_q                        = face_quadrature->size();
 
-    std::vector<double> on_mesh(256, 0.0);
+    for (const unsigned int id : boundary_ids)
+      require_boundary_id(dof_handler.get_triangulation(), id, obstacle->path() + "/Boundary ids");
     faces.clear();
     face_index.clear();
     penalty_min = std::numeric_limits<double>::max();
@@ -134,9 +136,7 @@ namespace hydrostat
         for (const unsigned int f : cell->face_indices())
           if (cell->face(f)->at_boundary())
             {
-              const unsigned int id = cell->face(f)->boundary_id();
-              on_mesh[id]           = 1;
-              if (!on_boundary(id))
+              if (!on_boundary(cell->face(f)->boundary_id()))
                 continue;
               const double h = cell->diameter();
               // ε = factor · 3μ/h: the stiffness E = 3μ of nearly incompressible tissue over the cell
@@ -149,16 +149,8 @@ namespace hydrostat
               penalty_min = std::min(penalty_min, penalty);
               penalty_max = std::max(penalty_max, penalty);
             }
-    Utilities::MPI::max(on_mesh, comm, on_mesh);
     penalty_min = Utilities::MPI::min(penalty_min, comm);
     penalty_max = Utilities::MPI::max(penalty_max, comm);
-    std::string present;
-    for (unsigned int id = 0; id < on_mesh.size(); ++id)
-      if (on_mesh[id] > 0)
-        present += (present.empty() ? "" : ", ") + std::to_string(id);
-    for (const unsigned int id : boundary_ids)
-      require(on_mesh[id] > 0, "Parameter '" + obstacle->path() + "/Boundary ids' names " + std::to_string(id) +
-                                 ", which is not a boundary id of the mesh (it has " + present + ").");
     multipliers.assign(faces.size() * n_q, 0.0);
     accepted.assign(faces.size() * n_q, PointRecord());
     // A point sticks where it is: its anchor starts at X (relative to the obstacle at t = 0).

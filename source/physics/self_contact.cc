@@ -6,6 +6,7 @@
 #include <deal.II/numerics/rtree.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/geometry/boundary_ids.h>
 #include <hydrostat/physics/self_contact.h>
 
 #include <algorithm>
@@ -170,16 +171,15 @@ namespace hydrostat
     // This rank's faces, in the faces' own node order (independent of the cells' orientation).
     std::vector<Face>         mine;
     std::vector<unsigned int> mine_cell; // 6 · active cell index + face_no
-    std::vector<double>       on_mesh(256, 0.0);
+    for (const unsigned int id : boundary_ids)
+      require_boundary_id(dof_handler.get_triangulation(), id, "Contact/Self contact/Boundary ids");
     for (const auto &cell : dof_handler.active_cell_iterators())
       if (cell->is_locally_owned())
         for (const unsigned int f : cell->face_indices())
           if (cell->face(f)->at_boundary())
             {
-              const auto         face = cell->face(f);
-              const unsigned int id   = face->boundary_id();
-              on_mesh[id]             = 1;
-              if (!can_touch(id))
+              const auto face = cell->face(f);
+              if (!can_touch(face->boundary_id()))
                 continue;
               Face record{};
               record.n_nodes = degree == 1 ? 4 : 9;
@@ -212,14 +212,6 @@ namespace hydrostat
               mine.push_back(record);
               mine_cell.push_back(6 * cell->active_cell_index() + f);
             }
-    Utilities::MPI::max(on_mesh, comm, on_mesh);
-    std::string present;
-    for (unsigned int id = 0; id < on_mesh.size(); ++id)
-      if (on_mesh[id] > 0)
-        present += (present.empty() ? "" : ", ") + std::to_string(id);
-    for (const unsigned int id : boundary_ids)
-      require(on_mesh[id] > 0, "Parameter 'Contact/Self contact/Boundary ids' names " + std::to_string(id) +
-                                 ", which is not a boundary id of the mesh (it has " + present + ").");
 
     // Every rank knows every face, in the order of the ranks.
     std::vector<char> bytes(mine.size() * sizeof(Face));

@@ -3,6 +3,8 @@
 #include <hydrostat/physics/solid_stress.h>
 
 #include <cmath>
+#include <iomanip>
+#include <sstream>
 
 namespace hydrostat
 {
@@ -123,9 +125,14 @@ namespace hydrostat
   std::string SolidStress::report() const
   {
     const unsigned int n_groups = model.muscles().n_groups();
-    return n_groups == 0 ? "" :
-                           "Muscles: " + std::to_string(n_groups) + " group(s) at " +
-                             std::to_string(model.n_muscle_points()) + " quadrature points";
+    if (n_groups == 0)
+      return "";
+    std::ostringstream text;
+    text << "Muscles: " << n_groups << " group(s) at " << model.n_muscle_points()
+         << " quadrature points; share of the volume:" << std::fixed << std::setprecision(1);
+    for (unsigned int g = 0; g < n_groups; ++g)
+      text << (g ? ", " : " ") << model.muscles().name(g) << " " << 100 * model.group_shares()[g] << " %";
+    return text.str();
   }
 
   void SolidStress::add_point(const CellState &cell, const unsigned int q, CellContribution &out) const

@@ -1,3 +1,5 @@
+#include <hydrostat/base/errors.h>
+#include <hydrostat/geometry/boundary_ids.h>
 #include <hydrostat/physics/surface_loads.h>
 
 #include <cmath>
@@ -38,9 +40,9 @@ namespace hydrostat
             const bool pressure = prm.get("Type") == "follower pressure";
             auto       value = std::make_unique<SpaceTimeFunction>(prm.get("Value"), pressure ? 1 : 3, name + "/Value");
             if (pressure)
-              terms.push_back(std::make_unique<FollowerPressure>(id, std::move(value)));
+              terms.push_back(std::make_unique<FollowerPressure>(id, std::move(value), name + "/Boundary id"));
             else
-              terms.push_back(std::make_unique<DeadTraction>(id, std::move(value)));
+              terms.push_back(std::make_unique<DeadTraction>(id, std::move(value), name + "/Boundary id"));
           }
         prm.leave_subsection();
       }
@@ -48,10 +50,17 @@ namespace hydrostat
     return terms;
   }
 
-  SurfaceLoad::SurfaceLoad(const unsigned int boundary_id, std::unique_ptr<SpaceTimeFunction> value)
+  SurfaceLoad::SurfaceLoad(const unsigned int boundary_id, std::unique_ptr<SpaceTimeFunction> value,
+                           const std::string &id_parameter)
     : boundary_id(boundary_id)
     , value(std::move(value))
+    , id_parameter(id_parameter)
   {}
+
+  void SurfaceLoad::setup(const DoFHandler<3> &dof_handler, const Quadrature<3> &)
+  {
+    require_boundary_id(dof_handler.get_triangulation(), boundary_id, id_parameter);
+  }
 
   void SurfaceLoad::add_face(const FaceState &face, CellContribution &out) const
   {

@@ -63,10 +63,10 @@ TEST_P(GlobalTangent, MatchesFiniteDifferencesOfResidual)
   if (dynamic)
     problem.add_inertia(3);
   problem.add_body_force("0; 0; -9.81");
-  problem.add(
-    std::make_unique<FollowerPressure>(1, std::make_unique<SpaceTimeFunction>("2e3 * (1 + y / 0.01)", 1, "p")));
-  problem.add(
-    std::make_unique<DeadTraction>(3, std::make_unique<SpaceTimeFunction>("100; -300 * x / 0.02; 50", 3, "t0")));
+  problem.add(std::make_unique<FollowerPressure>(1, std::make_unique<SpaceTimeFunction>("2e3 * (1 + y / 0.01)", 1, "p"),
+                                                 "Load 1"));
+  problem.add(std::make_unique<DeadTraction>(
+    3, std::make_unique<SpaceTimeFunction>("100; -300 * x / 0.02; 50", 3, "t0"), "Load 2"));
   problem.constraints.add(0, "xz");
   problem.setup("0.1 * y; -0.2 * z; 0.3 * x");
 

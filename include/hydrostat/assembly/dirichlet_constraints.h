@@ -34,6 +34,7 @@ namespace hydrostat
       unsigned int                       boundary_id;
       std::array<bool, 3>                components;
       std::unique_ptr<SpaceTimeFunction> displacement;
+      std::string                        id_parameter; ///< the parameter that names the boundary id
     };
 
     struct PointConstraint
@@ -52,8 +53,9 @@ namespace hydrostat
     const std::vector<Constraint>      &constraints() const { return constraint_list; }
     const std::vector<PointConstraint> &point_constraints() const { return point_list; }
 
-    /// Every point constraint must sit on a vertex of @p dof_handler's mesh: one that matches none
-    /// would hold nothing (InputError naming the nearest vertex).
+    /// Every constraint's boundary id must be on @p dof_handler's mesh and every point constraint
+    /// must sit on a vertex of it: one that matches none would hold nothing (InputError listing the
+    /// mesh's boundary ids or naming the nearest vertex).
     void check(const dealii::DoFHandler<3> &dof_handler) const;
 
     /**

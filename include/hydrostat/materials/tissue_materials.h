@@ -44,6 +44,11 @@ namespace hydrostat
     /// "Material <id>: <constants> -> mu = ... Pa, nu = ..., density = ... kg/m^3" for the log.
     std::string describe(const unsigned int material_id) const;
 
+    /// The plausible range of tissue moduli: outside it, warnings() speaks [Pa, -].
+    static constexpr double min_shear_modulus = 10, max_shear_modulus = 1e7, min_bulk_ratio = 10, max_bulk_ratio = 1e5;
+    /// One line "Warning: ..." per modulus of @p material_id outside the plausible range (μ, K/μ).
+    std::vector<std::string> warnings(const unsigned int material_id) const;
+
     /// The tissue of @p material_id; throws naming the id if it is out of range or has no subsection.
     const Tissue &operator[](const unsigned int material_id) const;
 

@@ -68,6 +68,13 @@ namespace hydrostat
     unsigned int       n_groups() const { return groups.size(); }
     const std::string &name(const unsigned int g) const { return groups[g].name; }
 
+    /// Empty if every expression input of the groups of @p material_id (Region, the law's fields,
+    /// Onset, and Level and Stimulation at t = 0) is finite at @p X, else the input error naming
+    /// the first one that is not (a Region that is NaN would put the point in the group).
+    std::string check_finite(const dealii::Point<3> &X, const unsigned int material_id) const;
+    /// "'Muscles/Group k/Region' = "..."" and the group's Material ids if it has any: what
+    /// decides which points group @p g holds.
+    std::string region_text(const unsigned int g) const;
     /// The groups a point with reference position @p X in a cell of @p material_id belongs to.
     PointData point_data(const dealii::Point<3> &X, const unsigned int material_id) const;
 
@@ -106,6 +113,9 @@ namespace hydrostat
       std::unique_ptr<SpaceTimeFunction>  level;
       std::unique_ptr<SpaceTimeFunction>  stimulation;
       std::optional<ActivationDynamics>   dynamics;
+
+      /// Whether the group may hold points of @p material_id (no Material ids: all).
+      bool has_material(const unsigned int material_id) const;
     };
 
     /// fa and dfa/dλ of group @p g at a point with fibre stretch λ.

@@ -65,10 +65,14 @@ namespace hydrostat
     PointModel(const TissueMaterials &materials, const MuscleGroups &muscles, const Formulation &formulation,
                const double stiffness_damping);
 
-    /// The muscle groups at every quadrature point of this rank's cells, A0 per material id.
+    /// The muscle groups at every quadrature point of this rank's cells, A0 per material id. An
+    /// expression input of the groups that is not finite at a point, or a group that holds no
+    /// point, is an InputError (on every rank).
     void setup(const dealii::DoFHandler<3> &dof_handler, const dealii::Quadrature<3> &quadrature);
     /// Quadrature points in some muscle group, on all ranks.
     unsigned int n_muscle_points() const { return muscle_points; }
+    /// The reference volume of each muscle group over that of the body, on all ranks.
+    const std::vector<double> &group_shares() const { return shares; }
 
     /// The response at point @p q of @p cell, at the state and step the cell was prepared for.
     Response evaluate(const CellState &cell, const unsigned int q, const unsigned int needs) const;
@@ -96,5 +100,6 @@ namespace hydrostat
     unsigned int                         n_q         = 0;
     std::vector<MuscleGroups::PointData> point_data; // [active cell index × n_q + q], this rank's cells
     unsigned int                         muscle_points = 0;
+    std::vector<double>                  shares; // per group
   };
 } // namespace hydrostat

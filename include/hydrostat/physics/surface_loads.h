@@ -25,7 +25,12 @@ namespace hydrostat
     /// A DeadTraction or FollowerPressure per used slot.
     static std::vector<std::unique_ptr<Term>> create(dealii::ParameterHandler &prm, const TermSetup &setup);
 
-    SurfaceLoad(const unsigned int boundary_id, std::unique_ptr<SpaceTimeFunction> value);
+    /// The load @p value on the faces of @p boundary_id, which the parameter @p id_parameter names.
+    SurfaceLoad(const unsigned int boundary_id, std::unique_ptr<SpaceTimeFunction> value,
+                const std::string &id_parameter);
+
+    /// Checks that the mesh has the boundary id.
+    void setup(const dealii::DoFHandler<3> &dof_handler, const dealii::Quadrature<3> &quadrature) override;
 
     Work work() const override { return Work::external; }
     bool on_boundary(const unsigned int id) const override { return id == boundary_id; }
@@ -38,6 +43,7 @@ namespace hydrostat
 
     const unsigned int                       boundary_id;
     const std::unique_ptr<SpaceTimeFunction> value;
+    const std::string                        id_parameter;
   };
 
   /// A dead traction: t0 is the given force per reference area [Pa] in a fixed direction.
