@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <sstream>
 
 namespace hydrostat
@@ -350,6 +351,7 @@ namespace hydrostat
     bool        inverted = false;
     std::string bad_input;
     double      force_scale_sq = 0;
+    non_finite.clear();
     for (const auto &cell : dofs.active_cell_iterators())
       if (cell->is_locally_owned())
         {
@@ -360,6 +362,8 @@ namespace hydrostat
               bad_input = copy.contribution.bad_input;
               break;
             }
+          if (non_finite.empty() && !std::isfinite(copy.residual.l2_norm()))
+            non_finite = locate_non_finite(cell, step, scratch);
           force_scale_sq += copy.contribution.internal.norm_sqr() + copy.contribution.external.norm_sqr();
           copy_local_to_global(copy, inhomogeneous, homogeneous, residual, system, rhs);
         }
@@ -420,6 +424,28 @@ namespace hydrostat
         copy.rhs = copy.residual;
         copy.rhs *= -1.0;
       }
+  }
+
+  std::string Assembler::locate_non_finite(const CellIterator &cell, const Step &step, ScratchData &scratch) const
+  {
+    // Each term alone on the cell (its points, then its faces), without the tangent.
+    std::map<const Term *, CellContribution> alone;
+    for (const auto &term : term_list)
+      alone.emplace(term.get(), CellContribution(fe->n_dofs_per_cell()));
+    const CellState cell_state = state_of(cell, step, scratch);
+    for (const Term *term : cell_terms)
+      for (unsigned int q = 0; q < scratch.shapes.JxW.size(); ++q)
+        term->add_point(cell_state, q, alone.at(term));
+    add_faces(cell, step, scratch, [&](const Term &term) -> CellContribution & { return alone.at(&term); });
+    std::ostringstream where;
+    where << " in the cell at (" << cell->center() << ") m, material id " << cell->material_id();
+    for (const auto &term : term_list)
+      {
+        const CellContribution &out = alone.at(term.get());
+        if (!std::isfinite(out.internal.l2_norm() + out.external.l2_norm()))
+          return term->name() + " is not finite" + where.str();
+      }
+    return "the three-field element's cell equations are not finite" + where.str();
   }
 
   void Assembler::add_faces(const CellIterator &cell, const Step &step, ScratchData &scratch,

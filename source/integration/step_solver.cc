@@ -183,6 +183,21 @@ namespace hydrostat
             ++counts.steps;
             return dt;
           }
+        if (!newton_residuals.empty() && !std::isfinite(newton_residuals.front()))
+          {
+            // Not finite where Newton starts, from a finite state: an input or a law gives NaN or
+            // inf, which no smaller step mends.
+            const std::string start =
+              "The residual at the start of the step to t = " + scientific(accepted.time() + dt) + " s is not finite: ";
+            const std::string  advice = ". A smaller time step does not mend that: check the inputs of that term there "
+                                        "(expressions of x, y, z, t, constants of its law).";
+            const std::string &origin = problem.non_finite_origin();
+            require_on_all_ranks(origin.empty() ? "" : start + origin + advice, problem.comm());
+            throw InputError(start +
+                             "no cell term is, so it comes from a term of the whole system (contact, "
+                             "muscle-tendon units)" +
+                             advice);
+          }
         const double reduced = dt * stepping.cut_back;
         AssertThrow(reduced >= stepping.minimum_step * (1 - 1e-12),
                     ExcMessage("Newton did not converge at t = " + scientific(accepted.time() + dt) +

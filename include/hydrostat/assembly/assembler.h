@@ -90,6 +90,9 @@ namespace hydrostat
     /// Force scale of the last assembly [N]: √(Σ_cells |f_int,cell|² + |f_ext,cell|²), f_int with
     /// inertia and damping; the reference of Newton's relative residual test (theory.md §10).
     double force_scale() const { return scale; }
+    /// Where the last assembly's residual was first not finite on this rank: the term and the cell
+    /// (empty if every cell's residual was finite there).
+    const std::string &non_finite_origin() const { return non_finite; }
     /// The part of the last residual that comes from the three-field cell equations (Newton
     /// iterating the cell fields; zero otherwise): the line search does not judge it.
     const Vector &cell_constraint_residual() const { return constraint_residual; }
@@ -135,6 +138,8 @@ namespace hydrostat
     CellState state_of(const CellIterator &cell, const Step &step, const ScratchData &scratch) const;
     void      assemble_cell(const CellIterator &cell, const Step &step, const Vector &u_ghost, const State &accepted,
                             const bool with_tangent, ScratchData &scratch, CopyData &copy);
+    /// Which term makes the residual of @p cell, prepared in @p scratch, not finite, and where.
+    std::string locate_non_finite(const CellIterator &cell, const Step &step, ScratchData &scratch) const;
     /// The face terms on the cell's boundary faces, each into @p target(term).
     void add_faces(const CellIterator &cell, const Step &step, ScratchData &scratch,
                    const std::function<CellContribution &(const Term &)> &target) const;
@@ -175,5 +180,6 @@ namespace hydrostat
     CondensedFields                   cell_fields;         // three-field j, p as Newton unknowns (eq. (14b))
     Vector                            constraint_residual;
     double                            scale = 0;
+    std::string                       non_finite;
   };
 } // namespace hydrostat
