@@ -93,6 +93,10 @@ namespace hydrostat
     prm.declare_entry("Retry after steps", "4", Patterns::Integer(0),
                       "After a step of size h failed and was cut back, the step grows back to h only after "
                       "this many converged steps; 0: at once.");
+    prm.declare_entry("Maximum cut-backs", "-1", Patterns::Integer(-1),
+                      "The run stops when Newton fails once more after this many cut-backs of the step: a "
+                      "budget, so that a batch run or a test stops at the first difficulty it does not expect "
+                      "instead of crawling at tiny steps; -1: no limit.");
     prm.leave_subsection();
   }
 
@@ -105,6 +109,7 @@ namespace hydrostat
     cut_back          = prm.get_double("Cut-back factor");
     growth_iterations = prm.get_integer("Growth iterations");
     retry_after       = prm.get_integer("Retry after steps");
+    max_cut_backs     = prm.get_integer("Maximum cut-backs");
     prm.leave_subsection();
     require(time_step > 0, "Parameter 'Time stepping/Time step' must be positive.");
     require(minimum_step > 0 && minimum_step <= time_step,

@@ -198,16 +198,22 @@ namespace hydrostat
                              "muscle-tendon units)" +
                              advice);
           }
-        const double reduced = dt * stepping.cut_back;
-        AssertThrow(reduced >= stepping.minimum_step * (1 - 1e-12),
+        const double      reduced = dt * stepping.cut_back;
+        const std::string residuals =
+          ". Last residuals: " + (newton_residuals.empty() ? std::string("none") :
+                                                             scientific(newton_residuals.front()) + " ... " +
+                                                               scientific(newton_residuals.back()));
+        AssertThrow(stepping.max_cut_backs < 0 || counts.cut_backs < std::uint64_t(stepping.max_cut_backs),
                     ExcMessage("Newton did not converge at t = " + scientific(accepted.time() + dt) +
-                               " s even with the time step cut to " + scientific(dt) +
-                               " s (parameter 'Time stepping/Minimum time step' = " +
-                               scientific(stepping.minimum_step) + "). Last residuals: " +
-                               (newton_residuals.empty() ? std::string("none") :
-                                                           scientific(newton_residuals.front()) + " ... " +
-                                                             scientific(newton_residuals.back())) +
-                               ". Try a smaller Time step, a finer mesh, or check loads and constraints."));
+                               " s with dt = " + scientific(dt) + " s, after " + std::to_string(counts.cut_backs) +
+                               " cut-backs of the step, all that parameter 'Time stepping/Maximum cut-backs' allows" +
+                               residuals + "."));
+        AssertThrow(
+          reduced >= stepping.minimum_step * (1 - 1e-12),
+          ExcMessage("Newton did not converge at t = " + scientific(accepted.time() + dt) +
+                     " s even with the time step cut to " + scientific(dt) +
+                     " s (parameter 'Time stepping/Minimum time step' = " + scientific(stepping.minimum_step) + ")" +
+                     residuals + ". Try a smaller Time step, a finer mesh, or check loads and constraints."));
         out << "  step cut back: dt " << scientific(dt, 2) << " -> " << scientific(reduced, 2) << " s ("
             << (newton_residuals.empty() ? "" : "residual " + scientific(newton_residuals.back(), 2) + ", ")
             << newton_residuals.size() << " iterations)" << std::endl;

@@ -6,7 +6,10 @@
 #                             numpy (CMake's interpreter may be one without it, e.g. a pyenv shim);
 #                             fails the test if neither has.
 #   run_case DIR NP ARGS...   runs "$mpiexec -np NP $hydrostat ARGS..." with its output in DIR/log.txt;
-#                             if hydrostat stops with an error, prints the log's tail and fails.
+#                             if hydrostat stops with an error, prints the log's tail and fails. The
+#                             run may cut its step back $cut_backs times (default 0: set it to what the
+#                             case needs), so that a broken tangent fails at the first cut-back it adds
+#                             instead of crawling to the timeout.
 hydrostat=$1
 mpiexec=$2
 python=$3
@@ -29,7 +32,9 @@ run_case() {
   log=$1/log.txt
   ranks=$2
   shift 2
-  "$mpiexec" --oversubscribe -np "$ranks" "$hydrostat" "$@" > "$log" 2>&1 || {
+  "$mpiexec" --oversubscribe -np "$ranks" "$hydrostat" "$@" --set "Time stepping/Maximum cut-backs=${cut_backs:-0}" \
+    > "$log" 2>&1 || {
+    grep "^hydrostat: error" "$log" | head -1
     tail -5 "$log"
     echo "FAIL: hydrostat stopped"
     exit 1

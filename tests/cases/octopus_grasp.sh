@@ -15,6 +15,9 @@ set -eu
 case_directory "$(pwd)/output/octopus_grasp_short"
 # The case includes parameters/octopus_bending.prm by a path relative to the working directory.
 cd "$source"
+# The run cuts its step back 3 times around the touch (measured 2026-12-03); one more fails the
+# test at once.
+cut_backs=3
 run_case "$dir" 2 parameters/octopus_grasp.prm \
   --set "Time stepping/End time=0.4" --set "Output/Directory=$dir" --set "Output/ParaView=false"
 "$python" - "$dir" <<'PY'

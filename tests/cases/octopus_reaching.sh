@@ -17,6 +17,8 @@ set -eu
 . "$(dirname "$0")/case_run.sh"
 case_directory "output/octopus_reaching_short"
 use_numpy_python "$python"
+# The run cuts its step back 4 times (measured 2026-12-03); one more fails the test at once.
+cut_backs=4
 run_case "$dir" 2 "$source/parameters/octopus_reaching.prm" \
   --set "Time stepping/End time=0.2" --set "Output/Directory=$dir" --set "Output/ParaView=false"
 "$python" - "$source/postprocess" "$dir" <<'PY'

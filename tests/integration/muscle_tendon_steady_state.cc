@@ -126,7 +126,9 @@ TEST(MuscleTendonUnits, SameHistoryOnAnyNumberOfRanks)
     return dealii::Utilities::MPI::max(rank, MPI_COMM_WORLD);
   };
   if (dealii::Utilities::MPI::n_mpi_processes(MPI_COMM_WORLD) > 1)
-    EXPECT_NE(owner({0.018, 0.003, 0.017}), owner({0.002, 0.017, 0.004}));
+    {
+      EXPECT_NE(owner({0.018, 0.003, 0.017}), owner({0.002, 0.017, 0.004}));
+    }
   double max_difference = 0, max_force = 0;
   for (unsigned int step = 0; step < 20; ++step)
     {

@@ -61,8 +61,9 @@ namespace hydrostat
     double       time_step         = 0.01;
     double       minimum_step      = 1e-6;
     double       cut_back          = 0.5;
-    unsigned int growth_iterations = 0; // 0: always grow
-    unsigned int retry_after       = 4; // converged steps before a size that failed is tried again
+    unsigned int growth_iterations = 0;  // 0: always grow
+    unsigned int retry_after       = 4;  // converged steps before a size that failed is tried again
+    int          max_cut_backs     = -1; // cut-backs the run may make; -1: no limit
 
     /// The next step after a converged step of size @p taken that needed @p newton_iterations:
     /// back towards Time step after a cut-back, but not to a size that failed within the last
