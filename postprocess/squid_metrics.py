@@ -78,8 +78,14 @@ def main():
     path = os.path.join(args.output_dir, "squid.csv")
     if not os.path.exists(path):
         sys.exit(f"{path} not found: run hydrostat on a squid_extension*.prm case first")
-    values, (t, strain, speed, acceleration) = metrics(load(path), args.stalk_length)
+    data = load(path)
+    values, (t, strain, speed, acceleration) = metrics(data, args.stalk_length)
     for name, value in values.items():
+        if name.startswith("time to 37 mm") and not np.isfinite(value):
+            # The run ended (or the tip stopped) before the measured reach.
+            reach = 1e3 * (data["p0_z"].max() - data["p0_z"][0])
+            print(f"{name:32s} {'not reached':>10s}   (largest extra reach {reach:.1f} mm)")
+            continue
         print(f"{name:32s} {value:10.4g}   {verdict(name, value)}")
     if args.plot:
         import matplotlib

@@ -2,6 +2,7 @@
 
 #include <hydrostat/activation/activation_dynamics.h>
 #include <hydrostat/base/errors.h>
+#include <hydrostat/base/number_text.h>
 
 #include <cmath>
 
@@ -19,10 +20,10 @@ namespace hydrostat
   void ZajacActivation::declare_parameters(dealii::ParameterHandler &prm)
   {
     const Parameters d;
-    prm.declare_entry("q0", std::to_string(d.q0), Double(0.0, 1.0), "Basic activity q0 (q(0) = q0).");
-    prm.declare_entry("tau_q", std::to_string(d.tau_q), Double(0.0),
+    prm.declare_entry("q0", shortest_text(d.q0), Double(0.0, 1.0), "Basic activity q0 (q(0) = q0).");
+    prm.declare_entry("tau_q", shortest_text(d.tau_q), Double(0.0),
                       "Rise time constant tau_q [s]; the decay time constant is tau_q/beta_q.");
-    prm.declare_entry("beta_q", std::to_string(d.beta_q), Double(0.0),
+    prm.declare_entry("beta_q", shortest_text(d.beta_q), Double(0.0),
                       "Ratio beta_q of rise to decay time constant (piglet: 0.5 for 25 ms / 50 ms).");
   }
 
@@ -73,13 +74,13 @@ namespace hydrostat
   void HatzeActivation::declare_parameters(dealii::ParameterHandler &prm)
   {
     const Parameters d;
-    prm.declare_entry("m", std::to_string(d.m), Double(0.0),
+    prm.declare_entry("m", shortest_text(d.m), Double(0.0),
                       "Ca2+ rate constant m [1/s] (Hatze: 3.67 slow to 11.25 fast fibres; Kistemaker 2006: 11.3).");
     prm.declare_entry("c", "1.373e-4", Double(0.0), "Hatze constant c [mol/l]; only c*eta enters.");
-    prm.declare_entry("eta", std::to_string(d.eta), Double(0.0), "Hatze constant eta [l/mol].");
-    prm.declare_entry("k", std::to_string(d.k), Double(1.0), "Hatze length constant k (> every l_CE/l_CE,opt).");
-    prm.declare_entry("q0", std::to_string(d.q0), Double(0.0, 1.0), "Basic activity q0.");
-    prm.declare_entry("exponent", std::to_string(d.nu), Double(0.0),
+    prm.declare_entry("eta", shortest_text(d.eta), Double(0.0), "Hatze constant eta [l/mol].");
+    prm.declare_entry("k", shortest_text(d.k), Double(1.0), "Hatze length constant k (> every l_CE/l_CE,opt).");
+    prm.declare_entry("q0", shortest_text(d.q0), Double(0.0, 1.0), "Basic activity q0.");
+    prm.declare_entry("exponent", shortest_text(d.nu), Double(0.0),
                       "Exponent nu in q = (q0 + (rho gamma)^nu)/(1 + (rho gamma)^nu): 3 in umat41 (Kistemaker 2006), "
                       "2 in Guenther 1997.");
   }

@@ -8,11 +8,13 @@
 #include <hydrostat/io/run_record.h>
 #include <hydrostat/version.h>
 
+#include <algorithm>
 #include <csignal>
 #include <filesystem>
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <streambuf>
 #include <string>
 
@@ -23,7 +25,9 @@ namespace
                                    run a case (in parallel: mpirun -np N hydrostat CASE.prm)
   hydrostat --check CASE.prm [--set PATH=VALUE]...
                                    parse CASE.prm and build its mesh without running
-  hydrostat --print-parameters     print every parameter with its default and documentation
+  hydrostat --print-parameters [SUBSECTION]
+                                   print every parameter with its default and documentation, or
+                                   those of one subsection (e.g. Contact, "Muscles/Group 1")
   hydrostat --version              print the program version, git commit, deal.II and Trilinos versions
   hydrostat --help                 this text
 --set overrides one parameter of CASE.prm and may be repeated; PATH is the subsection path and the
@@ -49,6 +53,7 @@ statistics of the run) goes to the directory named in the case's 'Output' subsec
       usage_error
     } action = Action::usage_error;
     std::string              case_file;
+    std::string              subsection; // of --print-parameters
     std::vector<std::string> overrides;
     bool                     resume = false;
     bool                     quiet  = false;
@@ -59,8 +64,11 @@ statistics of the run) goes to the directory named in the case's 'Output' subsec
     Arguments a;
     if (args.size() == 1 && (args[0] == "--help" || args[0] == "-h"))
       a.action = Arguments::Action::help;
-    else if (args.size() == 1 && args[0] == "--print-parameters")
-      a.action = Arguments::Action::print_parameters;
+    else if ((args.size() == 1 || args.size() == 2) && args[0] == "--print-parameters")
+      {
+        a.action     = Arguments::Action::print_parameters;
+        a.subsection = args.size() == 2 ? args[1] : "";
+      }
     else if (args.size() == 1 && args[0] == "--version")
       a.action = Arguments::Action::version;
     if (a.action != Arguments::Action::usage_error)
@@ -84,6 +92,55 @@ statistics of the run) goes to the directory named in the case's 'Output' subsec
     if (!a.case_file.empty())
       a.action = check ? Arguments::Action::check : Arguments::Action::run;
     return a;
+  }
+
+  /// The lines of @p prm's parameter file (PRM format) inside the subsection @p path ("A/B"), with
+  /// the lines that open and close its parents and the comments before each printed line.
+  std::string subsection_text(const dealii::ParameterHandler &prm, const std::string &path)
+  {
+    const std::vector<std::string> wanted = dealii::Utilities::split_string_list(path, '/');
+    std::ostringstream             all, out;
+    prm.print_parameters(all, dealii::ParameterHandler::PRM);
+    std::istringstream       lines(all.str());
+    std::vector<std::string> stack, top_level;
+    std::string              line, comments;
+    bool                     found = false;
+    // Whether @p a is a prefix of @p b.
+    const auto prefix = [](const std::vector<std::string> &a, const std::vector<std::string> &b) {
+      return a.size() <= b.size() && std::equal(a.begin(), a.end(), b.begin());
+    };
+    while (std::getline(lines, line))
+      {
+        const std::string text = dealii::Utilities::trim(line);
+        if (text.rfind("#", 0) == 0)
+          {
+            comments += line + "\n";
+            continue;
+          }
+        std::vector<std::string> here  = stack;
+        const bool               opens = text.rfind("subsection ", 0) == 0, closes = text == "end";
+        if (opens)
+          {
+            here.push_back(dealii::Utilities::trim(text.substr(11)));
+            if (stack.empty())
+              top_level.push_back(here.back());
+            found = found || here == wanted;
+          }
+        const bool inside = prefix(wanted, here), parent = (opens || closes) && prefix(here, wanted);
+        if (inside || parent)
+          out << (inside ? comments : "") << line << "\n";
+        comments.clear();
+        if (opens)
+          stack = here;
+        else if (closes && !stack.empty())
+          stack.pop_back();
+      }
+    std::string names;
+    for (const std::string &name : top_level)
+      names += (names.empty() ? "" : ", ") + name;
+    hydrostat::require(found, "--print-parameters '" + path + "': no such subsection, the top-level ones are " + names +
+                                " (nested: e.g. \"Muscles/Group 1\").");
+    return out.str();
   }
 
   /// Parses the case file, then each override "Section/.../Name=value" as the parameter-file
@@ -195,8 +252,17 @@ int main(int argc, char **argv)
               std::cout << usage;
             return 0;
           case Arguments::Action::print_parameters:
-            if (root)
-              prm.print_parameters(std::cout, dealii::ParameterHandler::PRM);
+            if (arguments.subsection.empty())
+              {
+                if (root)
+                  prm.print_parameters(std::cout, dealii::ParameterHandler::PRM);
+              }
+            else
+              {
+                const std::string text = subsection_text(prm, arguments.subsection);
+                if (root)
+                  std::cout << text;
+              }
             return 0;
           case Arguments::Action::version:
             if (root)

@@ -55,13 +55,12 @@ namespace hydrostat
         const auto          now           = std::chrono::steady_clock::now();
         const double        wall          = std::chrono::duration<double>(now - wall_start).count();
         const NewtonSolver &newton_solver = steps.newton();
-        if (progress.due(state.time()))
+        if (progress.due(state.time(), std::chrono::duration<double>(now - loop_start).count()))
           out << "step " << std::setw(5) << step << "  t = " << scientific(state.time())
               << " s  dt = " << scientific(taken, 2) << " s  Newton " << std::setw(2) << newton_solver.iterations()
               << "  |R| " << scientific(newton_solver.residuals().back(), 2) << "  linear its "
               << newton_solver.last_linear_iterations() << "  wall " << std::fixed << std::setprecision(1) << wall
-              << " s  " << progress.text(state.time(), std::chrono::duration<double>(now - loop_start).count())
-              << std::defaultfloat << std::setprecision(6) << std::endl;
+              << " s  " << progress.text() << std::defaultfloat << std::setprecision(6) << std::endl;
         const bool finished = state.time() >= stepping.end_time * (1 - 1e-12);
         output.write_rows(step, taken, newton_solver.iterations(), state, steps.energy_balance(), assembler);
         output.write_fields(step, finished, assembler, state, timer);

@@ -1,6 +1,7 @@
 #include <deal.II/base/exceptions.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/base/number_text.h>
 #include <hydrostat/hill/muscle_tendon_unit.h>
 
 #include <boost/math/tools/roots.hpp>
@@ -33,35 +34,36 @@ namespace hydrostat
   void HillMuscleTendonUnit::declare_parameters(dealii::ParameterHandler &prm)
   {
     const Parameters d;
-    const auto       num = [](const double x) {
-      std::ostringstream s;
-      s.precision(17);
-      s << x;
-      return s.str();
-    };
-    prm.declare_entry("Fmax", num(d.F_max), Double(0.0), "Maximum isometric force [N].");
-    prm.declare_entry("lCEopt", num(d.l_CE_opt), Double(0.0), "Optimal CE length [m].");
-    prm.declare_entry("dWdes", num(d.dW_des), Double(0.0), "Width of the descending force-length limb.");
-    prm.declare_entry("nuCEdes", num(d.nu_CE_des), Double(0.0), "Exponent of the descending limb.");
-    prm.declare_entry("dWasc", num(d.dW_asc), Double(0.0), "Width of the ascending force-length limb.");
-    prm.declare_entry("nuCEasc", num(d.nu_CE_asc), Double(0.0), "Exponent of the ascending limb.");
-    prm.declare_entry("Arel0", num(d.A_rel0), Double(0.0), "Hill constant A_rel,0 (force-velocity curvature).");
-    prm.declare_entry("Brel0", num(d.B_rel0), Double(0.0), "Hill constant B_rel,0 [1/s].");
-    prm.declare_entry("Secc", num(d.S_ecc), Double(0.0), "Eccentric/concentric slope ratio at v = 0.");
-    prm.declare_entry("Fecc", num(d.F_ecc), Double(1.0), "Eccentric force asymptote in units of q F_isom F_max.");
-    prm.declare_entry("LPEE0", num(d.L_PEE0), Double(0.0), "PEE rest length in units of lCEopt.");
-    prm.declare_entry("nuPEE", num(d.nu_PEE), Double(0.0), "PEE exponent.");
-    prm.declare_entry("FPEE", num(d.F_PEE), Double(0.0), "PEE force at lCEopt (1 + dWdes), in units of Fmax.");
-    prm.declare_entry("lSEE0", num(d.l_SEE0), Double(0.0), "SEE rest length [m].");
-    prm.declare_entry("dUSEEnll", num(d.dU_SEE_nll), Double(0.0), "Relative SEE stretch at the toe/linear transition.");
-    prm.declare_entry("dUSEEl", num(d.dU_SEE_l), Double(0.0), "Relative stretch defining the linear SEE stiffness.");
-    prm.declare_entry("dFSEE0", num(d.dF_SEE0), Double(0.0), "SEE force at the transition [N].");
+    prm.declare_entry("Fmax", shortest_text(d.F_max), Double(0.0), "Maximum isometric force [N].");
+    prm.declare_entry("lCEopt", shortest_text(d.l_CE_opt), Double(0.0), "Optimal CE length [m].");
+    prm.declare_entry("dWdes", shortest_text(d.dW_des), Double(0.0), "Width of the descending force-length limb.");
+    prm.declare_entry("nuCEdes", shortest_text(d.nu_CE_des), Double(0.0), "Exponent of the descending limb.");
+    prm.declare_entry("dWasc", shortest_text(d.dW_asc), Double(0.0), "Width of the ascending force-length limb.");
+    prm.declare_entry("nuCEasc", shortest_text(d.nu_CE_asc), Double(0.0), "Exponent of the ascending limb.");
+    prm.declare_entry("Arel0", shortest_text(d.A_rel0), Double(0.0),
+                      "Hill constant A_rel,0 (force-velocity curvature).");
+    prm.declare_entry("Brel0", shortest_text(d.B_rel0), Double(0.0), "Hill constant B_rel,0 [1/s].");
+    prm.declare_entry("Secc", shortest_text(d.S_ecc), Double(0.0), "Eccentric/concentric slope ratio at v = 0.");
+    prm.declare_entry("Fecc", shortest_text(d.F_ecc), Double(1.0),
+                      "Eccentric force asymptote in units of q F_isom F_max.");
+    prm.declare_entry("LPEE0", shortest_text(d.L_PEE0), Double(0.0), "PEE rest length in units of lCEopt.");
+    prm.declare_entry("nuPEE", shortest_text(d.nu_PEE), Double(0.0), "PEE exponent.");
+    prm.declare_entry("FPEE", shortest_text(d.F_PEE), Double(0.0),
+                      "PEE force at lCEopt (1 + dWdes), in units of Fmax.");
+    prm.declare_entry("lSEE0", shortest_text(d.l_SEE0), Double(0.0), "SEE rest length [m].");
+    prm.declare_entry("dUSEEnll", shortest_text(d.dU_SEE_nll), Double(0.0),
+                      "Relative SEE stretch at the toe/linear transition.");
+    prm.declare_entry("dUSEEl", shortest_text(d.dU_SEE_l), Double(0.0),
+                      "Relative stretch defining the linear SEE stiffness.");
+    prm.declare_entry("dFSEE0", shortest_text(d.dF_SEE0), Double(0.0), "SEE force at the transition [N].");
     prm.declare_entry(
       "Damping", "3", dealii::Patterns::Selection("3"),
       "Damping method; 3 (Haeufle 2014) is the only one implemented and the one of every published set.");
-    prm.declare_entry("DSE", num(d.D_SE), Double(0.0), "Damping Param1: D_SE (dimensionless SDE damping).");
-    prm.declare_entry("RSE", num(d.R_SE), Double(0.0, 1.0), "Damping Param2: R_SE (force-independent SDE part).");
-    prm.declare_entry("lOffset", num(d.l_offset), Double(), "Length added to the element length [m] (card 3, cm(8)).");
+    prm.declare_entry("DSE", shortest_text(d.D_SE), Double(0.0), "Damping Param1: D_SE (dimensionless SDE damping).");
+    prm.declare_entry("RSE", shortest_text(d.R_SE), Double(0.0, 1.0),
+                      "Damping Param2: R_SE (force-independent SDE part).");
+    prm.declare_entry("lOffset", shortest_text(d.l_offset), Double(),
+                      "Length added to the element length [m] (card 3, cm(8)).");
   }
 
   HillMuscleTendonUnit::Parameters HillMuscleTendonUnit::parse_parameters(dealii::ParameterHandler &prm)

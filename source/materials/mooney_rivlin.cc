@@ -1,6 +1,7 @@
 #include <deal.II/base/exceptions.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/base/number_text.h>
 #include <hydrostat/materials/mooney_rivlin.h>
 
 namespace hydrostat
@@ -33,11 +34,11 @@ namespace hydrostat
   void MooneyRivlin::declare_parameters(dealii::ParameterHandler &prm, const bool has_to_be_set)
   {
     const Parameters defaults;
-    prm.declare_entry("c1", std::to_string(defaults.c1), Double(),
+    prm.declare_entry("c1", shortest_text(defaults.c1), Double(),
                       "Mooney-Rivlin constant c1 [Pa] (Law = Mooney-Rivlin); small-strain shear modulus "
                       "mu = 2 (c1 + c2).",
                       has_to_be_set);
-    prm.declare_entry("c2", std::to_string(defaults.c2), Double(),
+    prm.declare_entry("c2", shortest_text(defaults.c2), Double(),
                       "Mooney-Rivlin constant c2 [Pa] (Law = Mooney-Rivlin).", has_to_be_set);
   }
 

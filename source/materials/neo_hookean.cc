@@ -1,6 +1,7 @@
 #include <deal.II/base/exceptions.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/base/number_text.h>
 #include <hydrostat/materials/neo_hookean.h>
 
 namespace hydrostat
@@ -15,7 +16,7 @@ namespace hydrostat
   void NeoHookean::declare_parameters(dealii::ParameterHandler &prm, const bool has_to_be_set)
   {
     const Parameters defaults;
-    prm.declare_entry("Shear modulus", std::to_string(defaults.mu), dealii::Patterns::Double(),
+    prm.declare_entry("Shear modulus", shortest_text(defaults.mu), dealii::Patterns::Double(),
                       "Shear modulus mu [Pa] of the neo-Hookean law W = mu/2 (I1_bar - 3) (Law = neo-Hookean); "
                       "the default equals the Mooney-Rivlin default 2 (c1 + c2).",
                       has_to_be_set);

@@ -3,6 +3,7 @@
 #include <deal.II/base/utilities.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/base/number_text.h>
 #include <hydrostat/muscle/fibre_field.h>
 
 #include <cmath>
@@ -45,13 +46,12 @@ namespace hydrostat
       names += (names.empty() ? "" : "|") + std::string(n);
     prm.declare_entry("Fibre direction", type_names[0], dealii::Patterns::Selection(names),
                       "Reference fibre direction field for an arm along z from z = 0 (base) to z = L (tip).");
-    prm.declare_entry("Arm length", dealii::Utilities::to_string(d.arm_length), dealii::Patterns::Double(0.0),
+    prm.declare_entry("Arm length", shortest_text(d.arm_length), dealii::Patterns::Double(0.0),
                       "L [m], for the taper of the longitudinal direction.");
-    prm.declare_entry("Base radius", dealii::Utilities::to_string(d.base_radius), dealii::Patterns::Double(0.0),
-                      "R0 [m] at z = 0.");
-    prm.declare_entry("Tip radius", dealii::Utilities::to_string(d.tip_radius), dealii::Patterns::Double(0.0),
+    prm.declare_entry("Base radius", shortest_text(d.base_radius), dealii::Patterns::Double(0.0), "R0 [m] at z = 0.");
+    prm.declare_entry("Tip radius", shortest_text(d.tip_radius), dealii::Patterns::Double(0.0),
                       "R1 [m] at z = L; equal to R0 for a cylinder.");
-    prm.declare_entry("Pitch angle", dealii::Utilities::to_string(d.pitch_angle), dealii::Patterns::Double(-90, 90),
+    prm.declare_entry("Pitch angle", shortest_text(d.pitch_angle), dealii::Patterns::Double(-90, 90),
                       "Angle [degrees] of the helical families to the arm axis.");
     prm.declare_entry("Constant direction", "0, 0, 1", dealii::Patterns::List(dealii::Patterns::Double(), 3, 3),
                       "Direction vector (normalised) of the constant field.");

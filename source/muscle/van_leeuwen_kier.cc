@@ -1,6 +1,7 @@
 #include <deal.II/base/exceptions.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/base/number_text.h>
 #include <hydrostat/muscle/van_leeuwen_kier.h>
 
 #include <cmath>
@@ -108,31 +109,30 @@ namespace hydrostat
   void VanLeeuwenKierMuscle::declare_parameters(dealii::ParameterHandler &prm)
   {
     const Parameters d;
-    const auto       str = [](const double x) { return dealii::Utilities::to_string(x); };
-    prm.declare_entry("Myosin filament length", str(d.myosin_length), Double(0.0),
+    prm.declare_entry("Myosin filament length", shortest_text(d.myosin_length), Double(0.0),
                       "lmyo [micrometre]. Squid stalk: 0.97 (base) to 0.50 (tip).");
     prm.declare_entry(
-      "Rest sarcomere length", str(d.rest_sarcomere_length), Double(0.0),
+      "Rest sarcomere length", shortest_text(d.rest_sarcomere_length), Double(0.0),
       "l0 [micrometre], sarcomere length at zero fibre strain. Squid stalk: 1.34 (base) to 0.73 (tip).");
-    prm.declare_entry("Bare zone length", str(d.bare_zone_length), Double(0.0), "lbz [micrometre].");
-    prm.declare_entry("Z-disc length", str(d.z_disc_length), Double(0.0), "lz [micrometre].");
-    prm.declare_entry("Dact", str(d.D_act), Double(0.0), "Actin double-overlap coefficient of fl [-].");
-    prm.declare_entry("Dmyo", str(d.D_myo), Double(0.0), "Myosin/Z-disc coefficient of fl [-].");
-    prm.declare_entry("Cmyo", str(d.C_myo), Double(0.0), "Myosin compression coefficient of fl [-].");
-    prm.declare_entry("Force-velocity curvature", str(d.K_fv), Double(0.0), "Hill constant K of fv [-].");
+    prm.declare_entry("Bare zone length", shortest_text(d.bare_zone_length), Double(0.0), "lbz [micrometre].");
+    prm.declare_entry("Z-disc length", shortest_text(d.z_disc_length), Double(0.0), "lz [micrometre].");
+    prm.declare_entry("Dact", shortest_text(d.D_act), Double(0.0), "Actin double-overlap coefficient of fl [-].");
+    prm.declare_entry("Dmyo", shortest_text(d.D_myo), Double(0.0), "Myosin/Z-disc coefficient of fl [-].");
+    prm.declare_entry("Cmyo", shortest_text(d.C_myo), Double(0.0), "Myosin compression coefficient of fl [-].");
+    prm.declare_entry("Force-velocity curvature", shortest_text(d.K_fv), Double(0.0), "Hill constant K of fv [-].");
     prm.declare_entry("Maximum isometric stress", "0", Double(0.0),
                       "sigma_max [Pa]; 0: derived, 280 kPa (lmyo - lbz)/(1.58 um - lbz).");
     prm.declare_entry("Unloaded shortening rate", "0", Double(-std::numeric_limits<double>::max(), 0.0),
                       "eps_dot_min < 0 [1/s]; 0: derived, -17/s * 2.37 um / l0.");
-    prm.declare_entry("Passive c1p", str(d.passive_c1), Double(0.0),
+    prm.declare_entry("Passive c1p", shortest_text(d.passive_c1), Double(0.0),
                       "[Pa]; sigma_pass = c1p eps^c2p below the transition.");
-    prm.declare_entry("Passive c2p", str(d.passive_c2), Double(1.0), "Exponent [-].");
-    prm.declare_entry("Passive c3p", str(d.passive_c3), Double(0.0),
+    prm.declare_entry("Passive c2p", shortest_text(d.passive_c2), Double(1.0), "Exponent [-].");
+    prm.declare_entry("Passive c3p", shortest_text(d.passive_c3), Double(0.0),
                       "[Pa]; sigma_pass = c3p eps + c4p above the transition.");
-    prm.declare_entry("Passive c4p", str(d.passive_c4), Double(), "[Pa].");
-    prm.declare_entry("Passive transition strain", str(d.passive_transition_strain), Double(0.0),
+    prm.declare_entry("Passive c4p", shortest_text(d.passive_c4), Double(), "[Pa].");
+    prm.declare_entry("Passive transition strain", shortest_text(d.passive_transition_strain), Double(0.0),
                       "Strain [-] where the passive law turns linear (C1 there with the defaults).");
-    prm.declare_entry("Kink smoothing", str(d.kink_smoothing), Double(0.0, 0.5),
+    prm.declare_entry("Kink smoothing", shortest_text(d.kink_smoothing), Double(0.0, 0.5),
                       "Half-width h [-] of the C1 bridges over the kinks of fl (in strain) and fv "
                       "(in eps_dot/eps_dot_min); 0: raw law with right-sided derivatives.");
   }
