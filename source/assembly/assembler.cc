@@ -362,9 +362,11 @@ namespace hydrostat
               bad_input = copy.contribution.bad_input;
               break;
             }
-          if (non_finite.empty() && !std::isfinite(copy.residual.l2_norm()))
+          // A cell whose f_int or f_ext is not finite has a force scale that is not finite.
+          const double cell_scale_sq = copy.contribution.internal.norm_sqr() + copy.contribution.external.norm_sqr();
+          if (non_finite.empty() && !std::isfinite(cell_scale_sq))
             non_finite = locate_non_finite(cell, step, scratch);
-          force_scale_sq += copy.contribution.internal.norm_sqr() + copy.contribution.external.norm_sqr();
+          force_scale_sq += cell_scale_sq;
           copy_local_to_global(copy, inhomogeneous, homogeneous, residual, system, rhs);
         }
 

@@ -1,4 +1,3 @@
-#include <hydrostat/base/errors.h>
 #include <hydrostat/geometry/boundary_ids.h>
 #include <hydrostat/physics/surface_loads.h>
 
