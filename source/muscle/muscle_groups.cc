@@ -52,13 +52,19 @@ namespace hydrostat
                           "Optional expression of x, y, z [micrometre] overriding Muscle law/Rest sarcomere length.");
         prm.declare_entry("Rate dependence", "true", Patterns::Bool(), "Use the force-velocity law fv; false: fv = 1.");
         prm.enter_subsection("Activation");
-        prm.declare_entry("Source", "prescribed", Patterns::Selection("prescribed|expression|stimulation"),
-                          "prescribed: theory.md eq. 27; expression: fa(x, y, z, t); stimulation: "
-                          "STIM(x, y, z, t) through the activation dynamics (Model).");
+        prm.declare_entry("Source", "prescribed", Patterns::Selection("prescribed|expression|table|stimulation"),
+                          "prescribed: theory.md eq. 27; expression: fa(x, y, z, t); table: fa(t) from Table "
+                          "file; stimulation: STIM(x, y, z, t) through the activation dynamics (Model).");
         prm.declare_entry("Onset", "0", Patterns::Anything(),
                           "prescribed: onset ti [s], an expression of x, y, z (e.g. (z/0.1)/0.2 for a wave).");
         PrescribedActivation::declare_parameters(prm);
         prm.declare_entry("Level", "0", Patterns::Anything(), "expression: fa as an expression of x, y, z, t.");
+        prm.declare_entry("Table file", "", Patterns::Anything(),
+                          "table: a CSV file with a header row, a column 'time' [s] (increasing) and the column "
+                          "Table column of fa in [0, 1], linear between rows (e.g. the activations an inverse run "
+                          "wrote); relative to the working directory.");
+        prm.declare_entry("Table column", "", Patterns::Anything(),
+                          "table: the column of fa; empty: the group's Name.");
         prm.declare_entry("Stimulation", "0", Patterns::Anything(),
                           "stimulation: STIM in [0, 1] as an expression of x, y, z, t.");
         ActivationDynamics::declare_parameters(prm);
@@ -114,11 +120,17 @@ namespace hydrostat
             const std::string source = prm.get("Source");
             g.source                 = source == "prescribed" ? Group::Source::prescribed :
                                        source == "expression" ? Group::Source::expression :
+                                       source == "table"      ? Group::Source::table :
                                                                 Group::Source::stimulation;
             g.onset = std::make_unique<SpaceTimeFunction>(prm.get("Onset"), 1, where + "/Activation/Onset");
             if (g.source == Group::Source::prescribed)
               g.pattern.emplace(PrescribedActivation::parse_parameters(prm, "Activation"));
             g.level = std::make_unique<SpaceTimeFunction>(prm.get("Level"), 1, where + "/Activation/Level");
+            if (g.source == Group::Source::table)
+              {
+                const std::string column = prm.get("Table column").empty() ? g.name : prm.get("Table column");
+                g.table.emplace(prm.get("Table file"), column, where + "/Activation/Table file", 0.0, 1.0);
+              }
             g.stimulation =
               std::make_unique<SpaceTimeFunction>(prm.get("Stimulation"), 1, where + "/Activation/Stimulation");
             g.dynamics.emplace(ActivationDynamics::parse_parameters(prm));
@@ -149,9 +161,11 @@ namespace hydrostat
       if (group.has_material(material_id))
         {
           // The activation input of the group's source only: the others are not used.
-          const SpaceTimeFunction *source = group.source == Group::Source::prescribed ? group.onset.get() :
-                                            group.source == Group::Source::expression ? group.level.get() :
-                                                                                        group.stimulation.get();
+          // (A table's values were checked when it was read.)
+          const SpaceTimeFunction *source = group.source == Group::Source::prescribed  ? group.onset.get() :
+                                            group.source == Group::Source::expression  ? group.level.get() :
+                                            group.source == Group::Source::stimulation ? group.stimulation.get() :
+                                                                                         nullptr;
           for (const SpaceTimeFunction *f : std::initializer_list<const SpaceTimeFunction *>{
                  group.region.get(), group.myosin_length.get(), group.rest_sarcomere_length.get(), source})
             if (f)
@@ -208,6 +222,8 @@ namespace hydrostat
           return {g.pattern->value(t, p.onset), 0.0};
         case Group::Source::expression:
           return {std::clamp(g.level->value(X, t), 0.0, 1.0), 0.0};
+        case Group::Source::table:
+          return {g.table->value(t), 0.0};
         case Group::Source::stimulation:
           {
             const double          lambda_opt = optimal_stretch(p.law);

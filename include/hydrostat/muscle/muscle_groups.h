@@ -5,6 +5,7 @@
 
 #include <hydrostat/activation/activation_dynamics.h>
 #include <hydrostat/base/space_time_function.h>
+#include <hydrostat/base/time_table.h>
 #include <hydrostat/materials/nominal_stress.h>
 #include <hydrostat/muscle/fibre_field.h>
 #include <hydrostat/muscle/van_leeuwen_kier.h>
@@ -32,6 +33,7 @@ namespace hydrostat
    *  - `prescribed`: the pattern of theory.md eq. (27) with an onset that may be a field of the position
    *    (travelling waves ti = z̄/c);
    *  - `expression`: fa = any expression of x, y, z, t (clipped to [0, 1]);
+   *  - `table`: fa(t) from a column of a CSV file (TimeTable), e.g. what an inverse run wrote;
    *  - `stimulation`: STIM(x, y, z, t) through the activation dynamics (direct, Zajac or Hatze;
    *    Hatze's l_rel is the fibre stretch over the stretch at the middle of the fl plateau). Their
    *    state lives at the quadrature points and is advanced exactly over each step.
@@ -106,11 +108,13 @@ namespace hydrostat
       {
         prescribed,
         expression,
+        table,
         stimulation
       } source;
       std::unique_ptr<SpaceTimeFunction>  onset;
       std::optional<PrescribedActivation> pattern; // Source = prescribed
       std::unique_ptr<SpaceTimeFunction>  level;
+      std::optional<TimeTable>            table; // Source = table
       std::unique_ptr<SpaceTimeFunction>  stimulation;
       std::optional<ActivationDynamics>   dynamics;
 
