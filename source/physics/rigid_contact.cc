@@ -1,5 +1,6 @@
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/utilities.h>
+#include <deal.II/fe/mapping_q1.h>
 #include <deal.II/lac/vector.h>
 
 #include <hydrostat/base/errors.h>
@@ -32,7 +33,8 @@ namespace hydrostat
     prm.declare_entry("Modified mass", "false", Patterns::Bool(),
                       "Dynamic runs: the nodes of the boundaries that can touch carry no mass, it moves to the "
                       "nodes across their cells (Khenous, Laborde & Renard 2008), so that an impact does not "
-                      "chatter; needs two cells across the body between such boundaries and no muscle groups.");
+                      "chatter; needs two cells across the body between such boundaries and no muscle in the "
+                      "cells at them.");
     for (unsigned int k = 1; k <= max_obstacles; ++k)
       {
         prm.enter_subsection("Obstacle " + std::to_string(k));
@@ -59,12 +61,51 @@ namespace hydrostat
             "Parameter 'Contact/Penalty' = 0: give a penalty > 0 [Pa/m], or auto.");
     require(controls.penalty || controls.penalty_factor > 0,
             "Parameter 'Contact/Penalty factor' = 0: give a factor > 0 (default 100).");
-    // The massless nodes' velocity is the trapezoidal rule's, undamped, and the force–velocity law
-    // of muscle would see it (theory.md §15.6).
-    require(!controls.modified_mass || setup.muscles.n_groups() == 0,
-            "Parameter 'Contact/Modified mass' = true needs a body without muscle groups (their force-velocity "
-            "law would see the velocity of the massless contact nodes): set it false.");
+    controls.muscles = &setup.muscles;
     return controls;
+  }
+
+  void RigidContact::check_massless_cells(const DoFHandler<3> &dof_handler, const Quadrature<3> &quadrature,
+                                          const Controls &controls, const std::function<bool(unsigned int)> &massless,
+                                          const std::string &parameter)
+  {
+    if (!controls.modified_mass || controls.muscles->n_groups() == 0)
+      return;
+    // The massless nodes' velocity is the trapezoidal rule's, undamped, and the force–velocity law
+    // of muscle would see it (theory.md §15.6): no muscle point in a cell that has one.
+    const Triangulation<3> &tria = dof_handler.get_triangulation();
+    std::vector<bool>       on_massless_face(tria.n_vertices());
+    for (const auto &cell : tria.active_cell_iterators())
+      if (!cell->is_artificial())
+        for (const unsigned int f : cell->face_indices())
+          if (cell->face(f)->at_boundary() && massless(cell->face(f)->boundary_id()))
+            for (const unsigned int v : cell->face(f)->vertex_indices())
+              on_massless_face[cell->face(f)->vertex_index(v)] = true;
+    const MappingQ1<3> mapping;
+    FEValues<3>        fe_values(mapping, dof_handler.get_fe(), quadrature, update_quadrature_points);
+    std::string        message;
+    for (const auto &cell : dof_handler.active_cell_iterators())
+      if (cell->is_locally_owned() && message.empty())
+        {
+          const auto vertices = cell->vertex_indices();
+          if (std::none_of(vertices.begin(), vertices.end(),
+                           [&](const unsigned int v) { return on_massless_face[cell->vertex_index(v)]; }))
+            continue;
+          fe_values.reinit(cell);
+          for (const Point<3> &X : fe_values.get_quadrature_points())
+            if (const auto groups = controls.muscles->point_data(X, cell->material_id()); !groups.empty())
+              {
+                std::ostringstream where;
+                where << cell->center();
+                message = "Parameter 'Contact/Modified mass' = true: the cell at (" + where.str() +
+                          ") m has a node on a boundary of '" + parameter + "' and holds muscle group '" +
+                          controls.muscles->name(groups.front().group) +
+                          "', whose force-velocity law would see the velocity of the massless node: keep muscle "
+                          "away from the boundaries that touch, or set Modified mass false.";
+                break;
+              }
+        }
+    require_on_all_ranks(message, dof_handler.get_communicator());
   }
 
   std::vector<std::unique_ptr<Term>> RigidContact::create(ParameterHandler &prm, const TermSetup &setup)
@@ -114,7 +155,7 @@ namespace hydrostat
     return boundary_ids.empty() || std::find(boundary_ids.begin(), boundary_ids.end(), id) != boundary_ids.end();
   }
 
-  void RigidContact::setup(const DoFHandler<3> &dof_handler, const Quadrature<3> &)
+  void RigidContact::setup(const DoFHandler<3> &dof_handler, const Quadrature<3> &quadrature)
   {
     comm = dof_handler.get_communicator();
     // The Assembler's face rule (its Gauss points), so that add_face() finds its points' multipliers.
@@ -127,6 +168,9 @@ namespace hydrostat
 
     for (const unsigned int id : boundary_ids)
       require_boundary_id(dof_handler.get_triangulation(), id, obstacle->path() + "/Boundary ids");
+    check_massless_cells(
+      dof_handler, quadrature, controls, [this](const unsigned int id) { return on_boundary(id); },
+      obstacle->path() + "/Boundary ids");
     faces.clear();
     face_index.clear();
     penalty_min = std::numeric_limits<double>::max();

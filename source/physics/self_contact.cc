@@ -161,7 +161,7 @@ namespace hydrostat
     , materials(materials)
   {}
 
-  void SelfContact::setup(const DoFHandler<3> &dof_handler, const Quadrature<3> &)
+  void SelfContact::setup(const DoFHandler<3> &dof_handler, const Quadrature<3> &quadrature)
   {
     comm   = dof_handler.get_communicator();
     degree = dof_handler.get_fe().degree;
@@ -173,6 +173,9 @@ namespace hydrostat
     std::vector<unsigned int> mine_cell; // 6 · active cell index + face_no
     for (const unsigned int id : boundary_ids)
       require_boundary_id(dof_handler.get_triangulation(), id, "Contact/Self contact/Boundary ids");
+    RigidContact::check_massless_cells(
+      dof_handler, quadrature, controls, [this](const unsigned int id) { return massless_boundary(id); },
+      "Contact/Self contact/Boundary ids");
     for (const auto &cell : dof_handler.active_cell_iterators())
       if (cell->is_locally_owned())
         for (const unsigned int f : cell->face_indices())

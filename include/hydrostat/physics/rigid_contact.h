@@ -6,6 +6,7 @@
 #include <hydrostat/physics/rigid_obstacle.h>
 #include <hydrostat/physics/term.h>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -37,17 +38,24 @@ namespace hydrostat
     /// The numerical controls shared by the obstacles (subsection 'Contact').
     struct Controls
     {
-      std::optional<double> penalty;                   ///< ε [Pa/m]; none: auto, factor · 3μ / h
-      double                penalty_factor    = 100;   ///< of the automatic penalty [-]
-      double                tolerance         = 0.001; ///< largest penetration / h of its cell [-]
-      unsigned int          max_augmentations = 20;    ///< Uzawa updates per step
-      bool                  modified_mass     = false; ///< contact nodes without mass (eq. (72))
+      std::optional<double> penalty;                     ///< ε [Pa/m]; none: auto, factor · 3μ / h
+      double                penalty_factor    = 100;     ///< of the automatic penalty [-]
+      double                tolerance         = 0.001;   ///< largest penetration / h of its cell [-]
+      unsigned int          max_augmentations = 20;      ///< Uzawa updates per step
+      bool                  modified_mass     = false;   ///< contact nodes without mass (eq. (72))
+      const MuscleGroups   *muscles           = nullptr; ///< the body's, kept off the massless nodes
     };
 
     /// The controls of the current subsection 'Contact' (shared with self-contact), the modified
-    /// mass only in a dynamic run; an InputError names a penalty or factor of 0, or a modified mass
-    /// with muscle groups.
+    /// mass only in a dynamic run; an InputError names a penalty or factor of 0.
     static Controls read_controls(dealii::ParameterHandler &prm, const TermSetup &setup);
+    /// With a modified mass: an InputError, on every rank, if a cell with a node on a boundary for
+    /// which @p massless holds has a quadrature point of @p quadrature in a muscle group, whose
+    /// force–velocity law would see the velocity of the massless node (theory.md §15.6);
+    /// @p parameter names the boundaries' input.
+    static void check_massless_cells(const dealii::DoFHandler<3> &dof_handler, const dealii::Quadrature<3> &quadrature,
+                                     const Controls &controls, const std::function<bool(unsigned int)> &massless,
+                                     const std::string &parameter);
 
     static void declare_parameters(dealii::ParameterHandler &prm);
     /// A RigidContact per obstacle whose Type is not none.
