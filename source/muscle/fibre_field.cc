@@ -38,6 +38,11 @@ namespace hydrostat
     constant_direction = param.direction / param.direction.norm();
   }
 
+  bool FibreField::tapered() const
+  {
+    return param.type == Type::longitudinal || param.type == Type::helical_right || param.type == Type::helical_left;
+  }
+
   void FibreField::declare_parameters(dealii::ParameterHandler &prm)
   {
     const Parameters d;

@@ -2,10 +2,12 @@
 #include <deal.II/base/utilities.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/base/number_text.h>
 #include <hydrostat/muscle/fibre_stress.h>
 #include <hydrostat/muscle/muscle_groups.h>
 
 #include <algorithm>
+#include <cmath>
 
 namespace hydrostat
 {
@@ -172,6 +174,34 @@ namespace hydrostat
               if (std::string message = f->check_finite(X, 0.0); !message.empty())
                 return message;
         }
+    return "";
+  }
+
+  std::optional<FibreField::Parameters> MuscleGroups::assumed_arm(const unsigned int g) const
+  {
+    for (const FibreField &family : groups[g].families)
+      if (family.tapered())
+        return family.parameters();
+    return std::nullopt;
+  }
+
+  std::string MuscleGroups::arm_warning(const unsigned int g, const double z_max, const double r_over_R) const
+  {
+    // 5 % of slack: quadrature points lie inside the mesh, whose faceted surface lies inside the
+    // round arm it approximates.
+    const auto arm = assumed_arm(g);
+    if (!arm)
+      return "";
+    const std::string where = "'Muscles/Group " + std::to_string(g + 1) + "' (" + groups[g].name + ")";
+    if (z_max > 1.05 * arm->arm_length)
+      return "Warning: muscle group " + where + " reaches z = " + shortest_text(z_max) + " m, beyond its Arm length " +
+             shortest_text(arm->arm_length) +
+             " m: its fibre directions taper as if the arm ended there; give the length of the mesh.";
+    if (r_over_R > 1.05)
+      return "Warning: muscle group " + where + " has points " + shortest_text(std::round(100 * (r_over_R - 1))) +
+             " % farther from the axis than the cone of Base radius " + shortest_text(arm->base_radius) +
+             " m and Tip radius " + shortest_text(arm->tip_radius) +
+             " m that its fibre directions assume: give the radii of the mesh.";
     return "";
   }
 

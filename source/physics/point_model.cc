@@ -4,6 +4,10 @@
 #include <hydrostat/base/errors.h>
 #include <hydrostat/physics/point_model.h>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace hydrostat
 {
   using namespace dealii;
@@ -47,6 +51,8 @@ namespace hydrostat
     FEValues<3>         fe_values(dofs.get_fe(), cell_quadrature, update_quadrature_points | update_JxW_values);
     unsigned int        n_points = 0;
     std::vector<double> volumes(muscle_groups.n_groups() + 1, 0.0); // per group, then the body's
+    // Per group: the largest z and the largest r / R(z) of the arm its fibres assume (arm_warning).
+    std::vector<double> extent(2 * muscle_groups.n_groups(), -std::numeric_limits<double>::max());
     std::string         bad_input;
     for (const auto &cell : dofs.active_cell_iterators())
       if (cell->is_locally_owned())
@@ -63,7 +69,16 @@ namespace hydrostat
               data       = muscle_groups.point_data(X, cell->material_id());
               n_points += !data.empty();
               for (const MuscleGroups::GroupAtPoint &p : data)
-                volumes[p.group] += fe_values.JxW(q);
+                {
+                  volumes[p.group] += fe_values.JxW(q);
+                  if (const auto arm = muscle_groups.assumed_arm(p.group))
+                    {
+                      const double z = std::clamp(X[2], 0.0, arm->arm_length);
+                      const double R = arm->base_radius + (arm->tip_radius - arm->base_radius) * z / arm->arm_length;
+                      extent[2 * p.group]     = std::max(extent[2 * p.group], X[2]);
+                      extent[2 * p.group + 1] = std::max(extent[2 * p.group + 1], std::hypot(X[0], X[1]) / R);
+                    }
+                }
               volumes.back() += fe_values.JxW(q);
             }
         }
@@ -71,7 +86,9 @@ namespace hydrostat
     require_on_all_ranks(bad_input, comm);
     muscle_points = Utilities::MPI::sum(n_points, comm);
     Utilities::MPI::sum(volumes, comm, volumes);
+    Utilities::MPI::max(extent, comm, extent);
     shares.clear();
+    warnings.clear();
     for (unsigned int g = 0; g < muscle_groups.n_groups(); ++g)
       {
         require(volumes[g] > 0, "Muscle group '" + muscle_groups.name(g) +
@@ -79,6 +96,8 @@ namespace hydrostat
                                   " selects none. A Region is an expression of the reference position in m (after "
                                   "Mesh/Scale) that is > 0 inside the group: check its signs, units and material ids.");
         shares.push_back(volumes[g] / volumes.back());
+        if (std::string warning = muscle_groups.arm_warning(g, extent[2 * g], extent[2 * g + 1]); !warning.empty())
+          warnings.push_back(warning);
       }
   }
 

@@ -132,6 +132,8 @@ namespace hydrostat
          << " quadrature points; share of the volume:" << std::fixed << std::setprecision(1);
     for (unsigned int g = 0; g < n_groups; ++g)
       text << (g ? ", " : " ") << model.muscles().name(g) << " " << 100 * model.group_shares()[g] << " %";
+    for (const std::string &warning : model.group_warnings())
+      text << "\n" << warning;
     return text.str();
   }
 

@@ -63,6 +63,10 @@ namespace hydrostat
     /// N(X), unit length.
     Tensor<1, 3> direction(const Point<3> &X) const;
 
+    const Parameters &parameters() const { return param; }
+    /// Whether the direction follows the arm's taper, L, R0 and R1 (longitudinal and helical).
+    bool tapered() const;
+
   private:
     Tensor<1, 3> longitudinal(const Point<3> &X) const;
 

@@ -77,6 +77,13 @@ namespace hydrostat
     /// "'Muscles/Group k/Region' = "..."" and the group's Material ids if it has any: what
     /// decides which points group @p g holds.
     std::string region_text(const unsigned int g) const;
+    /// The arm that the fibre directions of group @p g assume (L, R0, R1 of its first family that
+    /// follows the taper), nullopt if none of its families does.
+    std::optional<FibreField::Parameters> assumed_arm(const unsigned int g) const;
+    /// A warning (empty if none) when the points of group @p g reach beyond the arm its fibre
+    /// directions assume: @p z_max the largest z of its points, @p r_over_R the largest ratio of a
+    /// point's distance from the axis to the assumed radius R(z) there (both over all ranks).
+    std::string arm_warning(const unsigned int g, const double z_max, const double r_over_R) const;
     /// The groups a point with reference position @p X in a cell of @p material_id belongs to.
     PointData point_data(const dealii::Point<3> &X, const unsigned int material_id) const;
 

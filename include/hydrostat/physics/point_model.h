@@ -73,6 +73,8 @@ namespace hydrostat
     unsigned int n_muscle_points() const { return muscle_points; }
     /// The reference volume of each muscle group over that of the body, on all ranks.
     const std::vector<double> &group_shares() const { return shares; }
+    /// Warnings of groups whose points reach beyond the arm their fibre directions assume.
+    const std::vector<std::string> &group_warnings() const { return warnings; }
 
     /// The response at point @p q of @p cell, at the state and step the cell was prepared for.
     Response evaluate(const CellState &cell, const unsigned int q, const unsigned int needs) const;
@@ -101,5 +103,6 @@ namespace hydrostat
     std::vector<MuscleGroups::PointData> point_data; // [active cell index × n_q + q], this rank's cells
     unsigned int                         muscle_points = 0;
     std::vector<double>                  shares; // per group
+    std::vector<std::string>             warnings;
   };
 } // namespace hydrostat
