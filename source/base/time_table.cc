@@ -33,21 +33,23 @@ namespace hydrostat
           continue;
         const std::string              at    = where + ", line " + std::to_string(number);
         const std::vector<std::string> cells = dealii::Utilities::split_string_list(line, ',');
-        require(cells.size() == header.size(), at + ": " + std::to_string(cells.size()) + " cells, the header has " +
-                                                 std::to_string(header.size()) + ".");
+        if (cells.size() != header.size())
+          throw InputError(at + ": " + std::to_string(cells.size()) + " cells, the header has " +
+                           std::to_string(header.size()) + ".");
         const auto number_in = [&](const std::size_t c) {
           char        *end   = nullptr;
           const double value = std::strtod(cells[c].c_str(), &end);
-          require(!cells[c].empty() && *end == '\0' && std::isfinite(value),
-                  at + ": '" + cells[c] + "' in column '" + header[c] + "' is not a finite number.");
+          if (cells[c].empty() || *end != '\0' || !std::isfinite(value))
+            throw InputError(at + ": '" + cells[c] + "' in column '" + header[c] + "' is not a finite number.");
           return value;
         };
         const double time = number_in(time_column), value = number_in(value_column);
         if (!t.empty() && time <= t.back())
           throw InputError(at + ": time " + shortest_text(time) + " s does not come after the line before (" +
                            shortest_text(t.back()) + " s); the times must increase.");
-        require(value >= lower && value <= upper, at + ": " + column + " = " + shortest_text(value) + " is outside [" +
-                                                    shortest_text(lower) + ", " + shortest_text(upper) + "].");
+        if (value < lower || value > upper)
+          throw InputError(at + ": " + column + " = " + shortest_text(value) + " is outside [" + shortest_text(lower) +
+                           ", " + shortest_text(upper) + "].");
         t.push_back(time);
         v.push_back(value);
       }

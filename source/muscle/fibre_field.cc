@@ -81,7 +81,7 @@ namespace hydrostat
   {
     // Generator of the cone through X: dr/dz = (r/R(z)) (R1 − R0)/L, written in x, y so that it
     // is smooth through the axis.
-    const double s = taper_slope / (param.base_radius + taper_slope * X[2]);
+    const double s = taper_slope / radius(X[2]);
     Tensor<1, 3> t({s * X[0], s * X[1], 1.0});
     return t / t.norm();
   }

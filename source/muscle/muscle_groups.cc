@@ -177,30 +177,31 @@ namespace hydrostat
     return "";
   }
 
-  std::optional<FibreField::Parameters> MuscleGroups::assumed_arm(const unsigned int g) const
+  const FibreField *MuscleGroups::tapered_family(const unsigned int g) const
   {
     for (const FibreField &family : groups[g].families)
       if (family.tapered())
-        return family.parameters();
-    return std::nullopt;
+        return &family;
+    return nullptr;
   }
 
   std::string MuscleGroups::arm_warning(const unsigned int g, const double z_max, const double r_over_R) const
   {
     // 5 % of slack: quadrature points lie inside the mesh, whose faceted surface lies inside the
     // round arm it approximates.
-    const auto arm = assumed_arm(g);
-    if (!arm)
+    const FibreField *family = tapered_family(g);
+    if (!family)
       return "";
-    const std::string where = "'Muscles/Group " + std::to_string(g + 1) + "' (" + groups[g].name + ")";
-    if (z_max > 1.05 * arm->arm_length)
+    const FibreField::Parameters &arm   = family->parameters();
+    const std::string             where = "'Muscles/Group " + std::to_string(g + 1) + "' (" + groups[g].name + ")";
+    if (z_max > 1.05 * arm.arm_length)
       return "Warning: muscle group " + where + " reaches z = " + shortest_text(z_max) + " m, beyond its Arm length " +
-             shortest_text(arm->arm_length) +
+             shortest_text(arm.arm_length) +
              " m: its fibre directions taper as if the arm ended there; give the length of the mesh.";
     if (r_over_R > 1.05)
       return "Warning: muscle group " + where + " has points " + shortest_text(std::round(100 * (r_over_R - 1))) +
-             " % farther from the axis than the cone of Base radius " + shortest_text(arm->base_radius) +
-             " m and Tip radius " + shortest_text(arm->tip_radius) +
+             " % farther from the axis than the cone of Base radius " + shortest_text(arm.base_radius) +
+             " m and Tip radius " + shortest_text(arm.tip_radius) +
              " m that its fibre directions assume: give the radii of the mesh.";
     return "";
   }

@@ -71,12 +71,12 @@ namespace hydrostat
               for (const MuscleGroups::GroupAtPoint &p : data)
                 {
                   volumes[p.group] += fe_values.JxW(q);
-                  if (const auto arm = muscle_groups.assumed_arm(p.group))
+                  if (const FibreField *arm = muscle_groups.tapered_family(p.group))
                     {
-                      const double z = std::clamp(X[2], 0.0, arm->arm_length);
-                      const double R = arm->base_radius + (arm->tip_radius - arm->base_radius) * z / arm->arm_length;
-                      extent[2 * p.group]     = std::max(extent[2 * p.group], X[2]);
-                      extent[2 * p.group + 1] = std::max(extent[2 * p.group + 1], std::hypot(X[0], X[1]) / R);
+                      const double z      = std::clamp(X[2], 0.0, arm->parameters().arm_length);
+                      extent[2 * p.group] = std::max(extent[2 * p.group], X[2]);
+                      extent[2 * p.group + 1] =
+                        std::max(extent[2 * p.group + 1], std::hypot(X[0], X[1]) / arm->radius(z));
                     }
                 }
               volumes.back() += fe_values.JxW(q);

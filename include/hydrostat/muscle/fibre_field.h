@@ -66,6 +66,8 @@ namespace hydrostat
     const Parameters &parameters() const { return param; }
     /// Whether the direction follows the arm's taper, L, R0 and R1 (longitudinal and helical).
     bool tapered() const;
+    /// The arm's radius R(z) = R0 + (R1 − R0) z/L that the taper assumes.
+    double radius(const double z) const { return param.base_radius + taper_slope * z; }
 
   private:
     Tensor<1, 3> longitudinal(const Point<3> &X) const;

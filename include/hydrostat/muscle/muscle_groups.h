@@ -77,9 +77,9 @@ namespace hydrostat
     /// "'Muscles/Group k/Region' = "..."" and the group's Material ids if it has any: what
     /// decides which points group @p g holds.
     std::string region_text(const unsigned int g) const;
-    /// The arm that the fibre directions of group @p g assume (L, R0, R1 of its first family that
-    /// follows the taper), nullopt if none of its families does.
-    std::optional<FibreField::Parameters> assumed_arm(const unsigned int g) const;
+    /// The first fibre family of group @p g that follows the arm's taper (whose L, R0, R1 its
+    /// directions assume), null if none does.
+    const FibreField *tapered_family(const unsigned int g) const;
     /// A warning (empty if none) when the points of group @p g reach beyond the arm its fibre
     /// directions assume: @p z_max the largest z of its points, @p r_over_R the largest ratio of a
     /// point's distance from the axis to the assumed radius R(z) there (both over all ranks).
