@@ -201,7 +201,8 @@ statistics of the run) goes to the directory named in the case's 'Output' subsec
             {"linear_iterations", double(s.linear_iterations)},
             {"factorizations", double(s.factorizations)},
             {"cut_backs", double(s.cut_backs)},
-            {"augmentations", double(s.augmentations)}};
+            {"augmentations", double(s.augmentations)},
+            {"control_updates", double(s.control_updates)}};
   }
 
   /// Discards what is written to it.

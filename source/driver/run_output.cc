@@ -8,23 +8,6 @@ namespace hydrostat
 {
   using namespace dealii;
 
-  namespace
-  {
-    std::vector<Point<3>> parse_points(const std::string &text)
-    {
-      std::vector<Point<3>> points;
-      for (const std::string &entry : Utilities::split_string_list(text, ';'))
-        {
-          const auto xyz = Utilities::split_string_list(entry, ',');
-          require(xyz.size() == 3, "Parameter 'Output/Probe points': \"" + entry +
-                                     "\" is not three comma-separated coordinates (x, y, z; points separated by ';').");
-          const auto v = Utilities::string_to_double(xyz);
-          points.emplace_back(v[0], v[1], v[2]);
-        }
-      return points;
-    }
-  } // namespace
-
   void RunOutput::declare_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Output");
@@ -54,7 +37,7 @@ namespace hydrostat
     base_name           = prm.get("Base name");
     interval            = prm.get_integer("Interval");
     paraview            = prm.get_bool("ParaView");
-    probe_points        = parse_points(prm.get("Probe points"));
+    probe_points        = PointProbes::parse(prm.get("Probe points"), "Output/Probe points");
     checkpoint_interval = prm.get_integer("Checkpoint interval");
     checkpoint_minutes  = prm.get_double("Checkpoint wall interval");
     quiet               = prm.get("Verbosity") == "quiet";
@@ -65,7 +48,7 @@ namespace hydrostat
   void RunOutput::setup(const DoFHandler<3> &dof_handler)
   {
     if (!probe_points.empty())
-      probes = std::make_unique<PointProbes>(dof_handler, probe_points);
+      probes = std::make_unique<PointProbes>(dof_handler, probe_points, "Output/Probe points");
   }
 
   std::vector<Tensor<1, 3>> RunOutput::probe_displacements(const State &state) const

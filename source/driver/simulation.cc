@@ -5,8 +5,11 @@
 #include <hydrostat/driver/terms.h>
 #include <hydrostat/io/checkpoint_files.h>
 
+#include <algorithm>
+#include <fstream>
 #include <set>
 #include <sstream>
+#include <tuple>
 
 namespace hydrostat
 {
@@ -30,6 +33,7 @@ namespace hydrostat
                       "Initial velocity [m/s], three expressions of x, y, z (t = 0).");
     prm.leave_subsection();
     RunOutput::declare_parameters(prm);
+    TrackingController::declare_parameters(prm);
   }
 
   Simulation::Simulation(ParameterHandler &prm, MPI_Comm comm, std::ostream &out)
@@ -57,6 +61,16 @@ namespace hydrostat
     initial_velocity = std::make_unique<SpaceTimeFunction>(prm.get("Velocity"), 3, "Initial conditions/Velocity");
     prm.leave_subsection();
     output.parse_parameters(prm);
+    if (auto controls = TrackingController::parse_parameters(prm, parts.muscles); controls.enabled)
+      {
+        require(
+          output.checkpoint_interval == 0 && output.checkpoint_minutes == 0,
+          "Parameters 'Output/Checkpoint interval' and 'Checkpoint wall interval': an inverse run (Inverse/Enabled "
+          "= true) writes no checkpoints yet; set them to 0.");
+        inverse = std::make_unique<TrackingController>(
+          std::move(controls), parts.muscles, output.directory + "/" + output.base_name + "_inverse.csv", comm, pcout);
+        replay = replay_parameters(prm);
+      }
 
     // A checkpoint is resumed with the same parameters; the output directory may differ (a run
     // directory copied or moved before it resumes).
@@ -80,8 +94,9 @@ namespace hydrostat
             "Parameter 'Linear solver/Preconditioner' = block works on the pressure of the three-field element with "
             "GMRES: set 'Finite element/Formulation' = three-field and 'Linear solver/Solver type' = GMRES, or "
             "Preconditioner = AMG.");
-    energy     = std::make_unique<EnergyBalance>(parts.newmark);
-    steps      = std::make_unique<StepSolver>(*assembler, parts, state, *energy, timer, pcout);
+    energy = std::make_unique<EnergyBalance>(parts.newmark);
+    steps  = std::make_unique<StepSolver>(*assembler, parts, state, *energy, timer, pcout);
+    steps->set_controller(inverse.get());
     checkpoint = std::make_unique<Checkpoint>(
       Checkpoint::Parts{parts.stepping, steps->statistics(), state, *energy, *assembler, output}, parameter_hash);
   }
@@ -119,6 +134,8 @@ namespace hydrostat
     for (const auto &term : assembler->terms())
       if (!term->report().empty())
         pcout << term->report() << std::endl;
+    if (inverse)
+      pcout << inverse->report() << std::endl;
     steps->start(*initial_velocity);
   }
 
@@ -147,7 +164,51 @@ namespace hydrostat
   Simulation::Outcome Simulation::run(const RunOptions &options)
   {
     const auto wall_start = std::chrono::steady_clock::now();
+    require(!options.resume || !inverse, "--resume: an inverse run (Inverse/Enabled = true) cannot be resumed yet.");
     setup();
-    return TimeLoop(*steps, parts.stepping, output, *checkpoint, timer, pcout).run(options, wall_start);
+    const Outcome outcome =
+      TimeLoop(*steps, parts.stepping, output, *checkpoint, timer, pcout).run(options, wall_start);
+    if (inverse && outcome == Outcome::finished)
+      {
+        const std::string path = output.directory + "/" + output.base_name + "_replay.prm";
+        if (Utilities::MPI::this_mpi_process(comm) == 0)
+          std::ofstream(path) << replay;
+        MPI_Barrier(comm); // the replay exists on every rank's return
+        pcout << inverse->summary() << std::endl << "Replay: " << path << std::endl;
+      }
+    return outcome;
+  }
+
+  std::string Simulation::replay_parameters(ParameterHandler &prm) const
+  {
+    // (subsections, entry, value): the inverse run off, its exciters read from its table.
+    using Change = std::tuple<std::vector<std::string>, std::string, std::string>;
+    std::vector<Change> changes{{{"Inverse"}, "Enabled", "false"},
+                                {{"Output"}, "Directory", output.directory + "/replay"}};
+    for (const unsigned int g : inverse->exciters())
+      {
+        const std::vector<std::string> activation{"Muscles", "Group " + std::to_string(g + 1), "Activation"};
+        changes.push_back({activation, "Source", "table"});
+        changes.push_back({activation, "Table file", inverse->csv_path()});
+        changes.push_back({activation, "Table column", parts.muscles.name(g)});
+      }
+    const auto exchange = [&prm](Change &change) {
+      auto &[path, entry, value] = change;
+      for (const std::string &subsection : path)
+        prm.enter_subsection(subsection);
+      const std::string old = prm.get(entry);
+      prm.set(entry, value);
+      value = old;
+      for (unsigned int k = 0; k < path.size(); ++k)
+        prm.leave_subsection();
+    };
+    std::for_each(changes.begin(), changes.end(), exchange);
+    std::ostringstream text;
+    text << "# The inverse run of " << output.directory << " replayed forward: the same case with the activations it\n"
+         << "# found (" << inverse->csv_path() << ") as tables; from the directory it ran in:\n"
+         << "#   hydrostat " << output.directory << "/" << output.base_name << "_replay.prm\n";
+    prm.print_parameters(text, ParameterHandler::ShortPRM);
+    std::for_each(changes.rbegin(), changes.rend(), exchange);
+    return text.str();
   }
 } // namespace hydrostat

@@ -80,6 +80,8 @@ namespace hydrostat
         accepted.accept(0.0, u, v, a);
       }
     energy.start(problem, accepted);
+    if (step_controller)
+      step_controller->start(*this);
   }
 
   bool StepSolver::evaluate(const Vector &u, const double dt, Vector &residual, TrilinosWrappers::SparseMatrix *tangent)
@@ -92,6 +94,31 @@ namespace hydrostat
     Vector rhs = accepted.owned_vector();
     return problem.assemble(step_to(dt), u, accepted, residual, tangent, tangent ? &rhs : nullptr, homogeneous,
                             homogeneous);
+  }
+
+  void StepSolver::sensitivities(const Vector &u, const double dt, std::vector<Vector> &derivatives)
+  {
+    Vector u_ghost = accepted.ghosted_vector();
+    u_ghost        = u;
+    AffineConstraints<double> inhomogeneous, homogeneous;
+    constraints.make(problem.dof_handler(), problem.relevant_dofs(), u_ghost, accepted.time() + dt, inhomogeneous,
+                     homogeneous);
+    Vector residual = accepted.owned_vector(), rhs = accepted.owned_vector();
+    AssertThrow(
+      problem.assemble(step_to(dt), u, accepted, residual, &problem.tangent(), &rhs, homogeneous, homogeneous),
+      ExcMessage("The tangent of the sensitivities is evaluated at a converged state with J <= 0."));
+    linear_solver.renew_factorization();
+    for (Vector &derivative : derivatives)
+      {
+        Vector du = accepted.owned_vector();
+        derivative *= -1.0;
+        const LinearSolver::Statistics statistics = linear_solver.solve(
+          problem.tangent(), du, derivative, problem.dof_handler(), &timer, problem.pressure_blocks());
+        homogeneous.distribute(du);
+        counts.linear_iterations += statistics.iterations;
+        counts.factorizations += statistics.factorised;
+        derivative = du;
+      }
   }
 
   bool StepSolver::newton_solve(const double dt, Vector &u, const bool from_u)
@@ -227,6 +254,8 @@ namespace hydrostat
 
   bool StepSolver::solve_augmented(const double dt, Vector &u)
   {
+    if (step_controller)
+      step_controller->start_step(accepted.time() + dt);
     bool converged = newton_solve(dt, u);
     counts.newton_iterations += newton_solver->iterations();
     Vector u_ghost = accepted.ghosted_vector();
@@ -236,9 +265,19 @@ namespace hydrostat
         bool augmented = false;
         for (const auto &term : problem.terms())
           augmented = term->augment(u_ghost, step_to(dt)) || augmented;
-        if (!augmented)
-          break;
-        ++counts.augmentations;
+        if (augmented)
+          ++counts.augmentations;
+        else
+          {
+            // The contact multipliers are settled: the controller's inputs next (eq. (74)).
+            const auto update =
+              step_controller ? step_controller->update(*this, u, dt) : StepController::Update::converged;
+            if (update == StepController::Update::converged)
+              break;
+            if (update == StepController::Update::failed)
+              return false;
+            ++counts.control_updates;
+          }
         converged = newton_solve(dt, u, true);
         counts.newton_iterations += newton_solver->iterations();
       }
@@ -256,5 +295,7 @@ namespace hydrostat
     for (const auto &term : problem.terms())
       term->commit(accepted, dt);
     energy.step(problem, accepted, du, dt);
+    if (step_controller)
+      step_controller->commit(*this);
   }
 } // namespace hydrostat

@@ -1,6 +1,7 @@
 #include <deal.II/base/exceptions.h>
 #include <deal.II/base/mpi.h>
 #include <deal.II/base/quadrature.h>
+#include <deal.II/base/utilities.h>
 #include <deal.II/fe/fe_values.h>
 #include <deal.II/fe/mapping_q1.h>
 #include <deal.II/grid/grid_tools.h>
@@ -14,7 +15,22 @@ namespace hydrostat
 {
   using namespace dealii;
 
-  PointProbes::PointProbes(const DoFHandler<3> &dof_handler, const std::vector<Point<3>> &points)
+  std::vector<Point<3>> PointProbes::parse(const std::string &text, const std::string &parameter)
+  {
+    std::vector<Point<3>> points;
+    for (const std::string &entry : Utilities::split_string_list(text, ';'))
+      {
+        const auto xyz = Utilities::split_string_list(entry, ',');
+        require(xyz.size() == 3, "Parameter '" + parameter + "': \"" + entry +
+                                   "\" is not three comma-separated coordinates (x, y, z; points separated by ';').");
+        const auto v = Utilities::string_to_double(xyz);
+        points.emplace_back(v[0], v[1], v[2]);
+      }
+    return points;
+  }
+
+  PointProbes::PointProbes(const DoFHandler<3> &dof_handler, const std::vector<Point<3>> &points,
+                           const std::string &parameter)
     : dof_handler(dof_handler)
     , probe_points(points)
     , owners(points.size(), 0.0)
@@ -41,8 +57,7 @@ namespace hydrostat
       {
         std::ostringstream where;
         where << points[k];
-        require(owners[k] > 0,
-                "Probe point (" + where.str() + ") (parameter 'Output/Probe points') lies outside the mesh.");
+        require(owners[k] > 0, "Point (" + where.str() + ") of parameter '" + parameter + "' lies outside the mesh.");
       }
   }
 

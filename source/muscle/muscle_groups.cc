@@ -54,9 +54,12 @@ namespace hydrostat
                           "Optional expression of x, y, z [micrometre] overriding Muscle law/Rest sarcomere length.");
         prm.declare_entry("Rate dependence", "true", Patterns::Bool(), "Use the force-velocity law fv; false: fv = 1.");
         prm.enter_subsection("Activation");
-        prm.declare_entry("Source", "prescribed", Patterns::Selection("prescribed|expression|table|stimulation"),
+        prm.declare_entry("Source", "prescribed",
+                          Patterns::Selection("prescribed|expression|table|stimulation|controlled"),
                           "prescribed: theory.md eq. 27; expression: fa(x, y, z, t); table: fa(t) from Table "
-                          "file; stimulation: STIM(x, y, z, t) through the activation dynamics (Model).");
+                          "file; stimulation: STIM(x, y, z, t) through the activation dynamics (Model); "
+                          "controlled: fa(t), uniform over the group, chosen in every step by the inverse run "
+                          "(subsection Inverse) so that the markers follow their targets.");
         prm.declare_entry("Onset", "0", Patterns::Anything(),
                           "prescribed: onset ti [s], an expression of x, y, z (e.g. (z/0.1)/0.2 for a wave).");
         PrescribedActivation::declare_parameters(prm);
@@ -123,6 +126,7 @@ namespace hydrostat
             g.source                 = source == "prescribed" ? Group::Source::prescribed :
                                        source == "expression" ? Group::Source::expression :
                                        source == "table"      ? Group::Source::table :
+                                       source == "controlled" ? Group::Source::controlled :
                                                                 Group::Source::stimulation;
             g.onset = std::make_unique<SpaceTimeFunction>(prm.get("Onset"), 1, where + "/Activation/Onset");
             if (g.source == Group::Source::prescribed)
@@ -255,6 +259,8 @@ namespace hydrostat
           return {std::clamp(g.level->value(X, t), 0.0, 1.0), 0.0};
         case Group::Source::table:
           return {g.table->value(t), 0.0};
+        case Group::Source::controlled:
+          return {g.control, 0.0};
         case Group::Source::stimulation:
           {
             const double          lambda_opt = optimal_stretch(p.law);

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include "active_cylinder.h"
 #include "case_builder.h"
 
 #include <cmath>
@@ -19,67 +20,6 @@ namespace
 {
   constexpr double L = 0.02, R = 0.005, T = 6e3;
 
-  std::string parameters(const std::string &formulation, const std::string &families)
-  {
-    return R"(
-subsection Mesh
-  set Type = cylinder
-  set Length = 0.02
-  set Radius = 0.005
-  set Axial subdivisions = 4
-end
-subsection Materials
-  subsection Material 0
-    set c1 = 1e3
-    set c2 = 4e2
-    set Bulk modulus = 2.8e6
-  end
-end
-subsection Finite element
-  set Formulation = )" +
-           formulation + R"(
-end
-subsection Boundary conditions
-  subsection Constraint 1
-    set Boundary id = 1
-    set Components = z
-  end
-  set Point constraints = 0, 0, 0: xy; 0.005, 0, 0: y
-end
-subsection Muscles
-  set Number of groups = 1
-  subsection Group 1
-    set Fibre families = )" +
-           families + R"(
-    set Law = constant
-    subsection Muscle law
-      set Maximum isometric stress = 6e3
-    end
-    subsection Activation
-      set Source = expression
-      set Level = t
-    end
-  end
-end
-subsection Time integration
-  set Mode = quasi-static
-end
-subsection Time stepping
-  set Time step = 0.25
-  set End time = 1
-end
-subsection Newton
-  set Relative residual = 1e-12
-end
-subsection Linear solver
-  set Solver type = direct
-end
-subsection Output
-  set ParaView = false
-  set Probe points = 0, 0, 0.02; 0.005, 0, 0.01
-end
-)";
-  }
 } // namespace
 
 TEST(ActiveCylinder, MatchesClosedFormForTransverseAndAxialFibres)
@@ -91,7 +31,9 @@ TEST(ActiveCylinder, MatchesClosedFormForTransverseAndAxialFibres)
   for (const std::string formulation : {"displacement", "three-field"})
     for (const bool transverse : {true, false})
       {
-        test_support::Case c(parameters(formulation, transverse ? "cross-section x, cross-section y" : "longitudinal"));
+        test_support::Case c(
+          test_support::active_cylinder(formulation, transverse ? "cross-section x, cross-section y" : "longitudinal",
+                                        "      set Source = expression\n      set Level = t\n"));
         c.simulation->setup();
         while (c.simulation->time() < 1 - 1e-12)
           c.simulation->advance(0.25);

@@ -213,7 +213,7 @@ namespace hydrostat::test_support
     /// The values of the ghosted @p field at the reference @p points.
     std::vector<dealii::Tensor<1, 3>> at(const std::vector<dealii::Point<3>> &points, const Vector &field) const
     {
-      return PointProbes(dof_handler(), points).values(field);
+      return PointProbes(dof_handler(), points, "test points").values(field);
     }
 
     // The mesh (the other parts, set in code before setup(), are the RunComponents): the mesh

@@ -17,6 +17,7 @@
 #include <hydrostat/geometry/mesh_source.h>
 #include <hydrostat/integration/newton_control.h>
 #include <hydrostat/integration/step_solver.h>
+#include <hydrostat/inverse/tracking_controller.h>
 #include <hydrostat/linalg/linear_solver.h>
 #include <hydrostat/materials/tissue_materials.h>
 #include <hydrostat/muscle/muscle_groups.h>
@@ -33,7 +34,8 @@ namespace hydrostat
    * A Hydrostat case, wired from its parameters: the mesh (MeshSource), the materials and muscle
    * groups, the terms of the residual (driver/terms.cc) in an Assembler, the Dirichlet
    * constraints, the time step (StepSolver: Newton, Newmark, cut-back), the energy balance, the
-   * output and checkpoints, and the TimeLoop that runs them, on any number of MPI ranks.
+   * output and checkpoints, the inverse run's TrackingController, and the TimeLoop that runs
+   * them, on any number of MPI ranks.
    */
   class Simulation
   {
@@ -68,6 +70,9 @@ namespace hydrostat
     const Vector                     &displacement() const { return state.u(); }
 
   private:
+    /// The parameters of <base>_replay.prm: @p prm with the inverse run's activations as tables
+    /// (@p prm is left as it was).
+    std::string replay_parameters(dealii::ParameterHandler &prm) const;
     /// Prints the volume of the mesh and the share of each material id (a check of a Gmsh mesh's tissues).
     void print_materials();
 
@@ -75,11 +80,13 @@ namespace hydrostat
     dealii::ConditionalOStream  pcout;
     mutable dealii::TimerOutput timer;
 
-    MeshSource                         mesh_source;
-    RunComponents                      parts;
-    std::unique_ptr<SpaceTimeFunction> initial_velocity;
-    RunOutput                          output;
-    std::uint64_t                      parameter_hash; // of every parameter: a checkpoint is resumed with the same ones
+    MeshSource                          mesh_source;
+    RunComponents                       parts;
+    std::unique_ptr<SpaceTimeFunction>  initial_velocity;
+    std::unique_ptr<TrackingController> inverse; // an inverse run (subsection Inverse)
+    std::string                         replay;  // its <base>_replay.prm
+    RunOutput                           output;
+    std::uint64_t parameter_hash; // of every parameter: a checkpoint is resumed with the same ones
 
     dealii::parallel::distributed::Triangulation<3> triangulation;
     std::unique_ptr<Assembler>                      assembler;

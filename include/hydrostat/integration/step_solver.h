@@ -12,6 +12,7 @@
 #include <hydrostat/fem/state.h>
 #include <hydrostat/integration/newton_control.h>
 #include <hydrostat/integration/newton_solver.h>
+#include <hydrostat/integration/step_controller.h>
 #include <hydrostat/linalg/linear_solver.h>
 #include <hydrostat/materials/tissue_materials.h>
 #include <hydrostat/muscle/muscle_groups.h>
@@ -51,11 +52,12 @@ namespace hydrostat
 
     /// Counts of the whole run (the part before a restart included), for run.json. factorizations:
     /// the tangents factorised (direct) or for which CG/GMRES built their preconditioner;
-    /// augmentations: the solves again after a term updated its multipliers (contact, eq. (68)).
+    /// augmentations: the solves again after a term updated its multipliers (contact, eq. (68));
+    /// control_updates: the solves again after the StepController changed its inputs (eq. (74)).
     struct Statistics
     {
       std::uint64_t steps = 0, newton_iterations = 0, linear_iterations = 0, factorizations = 0, cut_backs = 0,
-                    augmentations = 0;
+                    augmentations = 0, control_updates = 0;
     };
 
     StepSolver(Assembler &assembler, RunComponents &components, State &state, EnergyBalance &energy,
@@ -80,6 +82,16 @@ namespace hydrostat
     /// constrained rows of the step's constraints (homogeneous). False if an element inverts.
     bool evaluate(const Vector &u, const double dt, Vector &residual, dealii::TrilinosWrappers::SparseMatrix *tangent);
 
+    /**
+     * The sensitivities of the step's solution to parameters of the residual (theory.md eq. (73)):
+     * each of @p derivatives, ∂R/∂p at the converged @p u of the step to time + @p dt (constrained
+     * rows zero), becomes du/dp = −K⁻¹ ∂R/∂p, with K the tangent at @p u factorised once.
+     */
+    void sensitivities(const Vector &u, const double dt, std::vector<Vector> &derivatives);
+
+    /// @p controller chooses inputs of the residual within each step (null: none).
+    void set_controller(StepController *controller) { step_controller = controller; }
+
     const NewtonSolver &newton() const { return *newton_solver; }
     /// Newton's tolerances (Absolute residual resolved by setup()).
     const NewtonControl             &newton_control() const { return control; }
@@ -95,7 +107,8 @@ namespace hydrostat
     /// Newton for the step to time + @p dt: the converged u₊ in @p u, or false. It starts from the
     /// Newmark predictor, or from @p u if @p from_u (a solve again after an augmentation).
     bool newton_solve(const double dt, Vector &u, const bool from_u = false);
-    /// Newton, and again while a term updates its multipliers at the converged u₊ (eq. (68)).
+    /// Newton, and again while a term updates its multipliers at the converged u₊ (eq. (68)) or
+    /// the StepController its inputs (eq. (74)).
     bool solve_augmented(const double dt, Vector &u);
     /// Makes u₊ = @p u_new the accepted state at time + dt.
     void accept(const double dt, const Vector &u_new);
@@ -112,5 +125,6 @@ namespace hydrostat
     NewtonControl                     control;
     std::unique_ptr<NewtonSolver>     newton_solver;
     Statistics                        counts;
+    StepController                   *step_controller = nullptr;
   };
 } // namespace hydrostat

@@ -5,6 +5,7 @@
 #include <deal.II/dofs/dof_handler.h>
 #include <deal.II/lac/trilinos_vector.h>
 
+#include <string>
 #include <vector>
 
 namespace hydrostat
@@ -18,7 +19,13 @@ namespace hydrostat
   class PointProbes
   {
   public:
-    PointProbes(const dealii::DoFHandler<3> &dof_handler, const std::vector<dealii::Point<3>> &points);
+    /// An InputError naming @p parameter if a point lies outside the mesh.
+    PointProbes(const dealii::DoFHandler<3> &dof_handler, const std::vector<dealii::Point<3>> &points,
+                const std::string &parameter);
+
+    /// The points of @p text, 'x, y, z' entries separated by ';' (an InputError naming @p parameter
+    /// if an entry is not three numbers).
+    static std::vector<dealii::Point<3>> parse(const std::string &text, const std::string &parameter);
 
     /// Field values at the points; @p field must have ghost entries (locally relevant).
     std::vector<dealii::Tensor<1, 3>> values(const dealii::TrilinosWrappers::MPI::Vector &field) const;

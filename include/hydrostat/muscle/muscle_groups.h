@@ -34,6 +34,8 @@ namespace hydrostat
    *    (travelling waves ti = z̄/c);
    *  - `expression`: fa = any expression of x, y, z, t (clipped to [0, 1]);
    *  - `table`: fa(t) from a column of a CSV file (TimeTable), e.g. what an inverse run wrote;
+   *  - `controlled`: fa uniform over the group, set in every step by the inverse run
+   *    (set_control(), theory.md §16), 0 at t = 0;
    *  - `stimulation`: STIM(x, y, z, t) through the activation dynamics (direct, Zajac or Hatze;
    *    Hatze's l_rel is the fibre stretch over the stretch at the middle of the fl plateau). Their
    *    state lives at the quadrature points and is advanced exactly over each step.
@@ -69,6 +71,10 @@ namespace hydrostat
 
     unsigned int       n_groups() const { return groups.size(); }
     const std::string &name(const unsigned int g) const { return groups[g].name; }
+
+    /// Whether group @p g has Source = controlled, and its activation fa for the step being solved.
+    bool controlled(const unsigned int g) const { return groups[g].source == Group::Source::controlled; }
+    void set_control(const unsigned int g, const double fa) { groups[g].control = fa; }
 
     /// Empty if every expression input of the groups of @p material_id (Region, the law's fields,
     /// Onset, and Level and Stimulation at t = 0) is finite at @p X, else the input error naming
@@ -116,8 +122,10 @@ namespace hydrostat
         prescribed,
         expression,
         table,
-        stimulation
+        stimulation,
+        controlled
       } source;
+      double                              control = 0; // Source = controlled
       std::unique_ptr<SpaceTimeFunction>  onset;
       std::optional<PrescribedActivation> pattern; // Source = prescribed
       std::unique_ptr<SpaceTimeFunction>  level;

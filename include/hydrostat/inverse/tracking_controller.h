@@ -1,0 +1,91 @@
+#pragma once
+
+#include <deal.II/base/conditional_ostream.h>
+#include <deal.II/base/parameter_handler.h>
+
+#include <hydrostat/integration/step_controller.h>
+#include <hydrostat/inverse/marker_targets.h>
+#include <hydrostat/io/output_files.h>
+#include <hydrostat/io/point_probes.h>
+#include <hydrostat/muscle/muscle_groups.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace hydrostat
+{
+  /**
+   * The inverse run (subsection "Inverse", theory.md §16): in every step the activations of the
+   * muscle groups with Activation/Source = controlled (the exciters, 0 ≤ a ≤ 1) are chosen so that
+   * the markers' displacements at the step's end follow their targets. At the converged state of
+   * the step with the current activations, the residual's derivative with respect to each
+   * activation (exact: R is linear in fa, eq. (74)) gives the markers' sensitivities
+   * (StepSolver::sensitivities, eq. (73)); a box-constrained quadratic programme (eq. (75)) gives
+   * the update of the activations, the step is solved again from the linearised state, and so on
+   * until no activation changes by more than the tolerance. Writes <base>_inverse.csv: time, the
+   * activation of each exciter (named as its group, so that Source = table replays it), the
+   * markers' errors and the updates of the step.
+   */
+  class TrackingController : public StepController
+  {
+  public:
+    struct Parameters
+    {
+      bool          enabled = false;
+      MarkerTargets targets;
+      double        activation_weight = 0; // [m²]
+      double        change_weight     = 0; // [m²]
+      double        tolerance         = 1e-6;
+      unsigned int  max_updates       = 20;
+    };
+
+    static void declare_parameters(dealii::ParameterHandler &prm);
+    /// The subsection "Inverse"; an InputError if it is enabled without a controlled muscle group,
+    /// or a group is controlled while it is not.
+    static Parameters parse_parameters(dealii::ParameterHandler &prm, const MuscleGroups &muscles);
+
+    /// The run of @p controls; writes the CSV to @p csv_path (rank 0 of @p comm).
+    TrackingController(Parameters controls, MuscleGroups &muscles, const std::string &csv_path, MPI_Comm comm,
+                       const dealii::ConditionalOStream &out);
+
+    void   start(const StepSolver &solver) override;
+    void   start_step(const double t) override;
+    Update update(StepSolver &solver, Vector &u, const double dt) override;
+    void   commit(const StepSolver &solver) override;
+
+    /// The exciters (group indices).
+    const std::vector<unsigned int> &exciters() const { return groups; }
+    /// One line for the log before the run, and one after it.
+    std::string        report() const;
+    std::string        summary() const;
+    const std::string &csv_path() const { return path; }
+
+  private:
+    /// Sets the groups' activations to @p a.
+    void apply(const std::vector<double> &a);
+    /// Marker displacement minus target of each targeted component at @p u_ghosted and time @p t.
+    std::vector<double> errors(const Vector &u_ghosted, const double t) const;
+    /// The CSV row of the accepted step at time @p t.
+    std::vector<double> row(const double t);
+    /// Writes @p values, after the header and the row of t = 0 if it is the first step's.
+    void write(const std::vector<double> &values);
+
+    Parameters                        parameters;
+    MuscleGroups                     &muscles;
+    std::string                       path;
+    MPI_Comm                          comm;
+    const dealii::ConditionalOStream &out;
+    std::vector<unsigned int>         groups;
+    std::unique_ptr<PointProbes>      probes;
+    std::unique_ptr<CsvSeries>        csv;
+    std::vector<double>               accepted, current; // activations of the last step and of this one
+    std::vector<double>               error;             // at the last converged solve
+    std::vector<double>               initial_row;       // of t = 0
+    unsigned int                      updates = 0;       // of this step
+    // Of the run: updates, steps, the steps whose markers determine fewer activations than there
+    // are exciters, the largest marker error.
+    unsigned long total_updates = 0, steps = 0, redundant_steps = 0;
+    double        largest_error = 0;
+  };
+} // namespace hydrostat

@@ -1,0 +1,270 @@
+#include <deal.II/lac/lapack_full_matrix.h>
+
+#include <hydrostat/base/errors.h>
+#include <hydrostat/base/number_text.h>
+#include <hydrostat/integration/step_solver.h>
+#include <hydrostat/inverse/box_qp.h>
+#include <hydrostat/inverse/tracking_controller.h>
+#include <hydrostat/io/progress.h>
+
+#include <algorithm>
+#include <cmath>
+#include <iomanip>
+#include <sstream>
+#include <utility>
+
+namespace hydrostat
+{
+  using namespace dealii;
+
+  void TrackingController::declare_parameters(ParameterHandler &prm)
+  {
+    prm.enter_subsection("Inverse");
+    prm.declare_entry("Enabled", "false", Patterns::Bool(),
+                      "Choose the activations of the muscle groups with Activation/Source = controlled in every "
+                      "step so that the Markers follow their targets (theory.md §16).");
+    MarkerTargets::declare_parameters(prm);
+    prm.declare_entry("Activation weight", "0", Patterns::Double(0.0),
+                      "w_a [m^2]: the squared marker error that a squared activation of 1 is worth (theory.md eq. "
+                      "(75)); > 0 when the markers do not determine every activation.");
+    prm.declare_entry("Change weight", "0", Patterns::Double(0.0),
+                      "w_c [m^2]: the same for the change of an activation over a step (smooths the time course).");
+    prm.declare_entry("Tolerance", "1e-6", Patterns::Double(0.0),
+                      "A step's activations are converged when an update changes none by more than this.");
+    prm.declare_entry("Maximum updates", "20", Patterns::Integer(1),
+                      "Updates of the activations per step; a step that needs more is cut back.");
+    prm.leave_subsection();
+  }
+
+  TrackingController::Parameters TrackingController::parse_parameters(ParameterHandler   &prm,
+                                                                      const MuscleGroups &muscles)
+  {
+    Parameters p;
+    prm.enter_subsection("Inverse");
+    p.enabled = prm.get_bool("Enabled");
+    if (p.enabled)
+      p.targets.parse_parameters(prm, "Inverse");
+    p.activation_weight = prm.get_double("Activation weight");
+    p.change_weight     = prm.get_double("Change weight");
+    p.tolerance         = prm.get_double("Tolerance");
+    p.max_updates       = prm.get_integer("Maximum updates");
+    prm.leave_subsection();
+    bool any = false;
+    for (unsigned int g = 0; g < muscles.n_groups(); ++g)
+      {
+        require(p.enabled || !muscles.controlled(g),
+                "Parameter 'Muscles/Group " + std::to_string(g + 1) +
+                  "/Activation/Source' = controlled: its activation is chosen by an inverse run, set "
+                  "'Inverse/Enabled' = true (with Markers and targets), or choose another source.");
+        any = any || muscles.controlled(g);
+      }
+    require(!p.enabled || any, "Parameter 'Inverse/Enabled' = true, but no muscle group has 'Activation/Source' = "
+                               "controlled: set it for the groups whose activation the inverse run chooses.");
+    return p;
+  }
+
+  TrackingController::TrackingController(Parameters controls, MuscleGroups &muscles, const std::string &csv_path,
+                                         MPI_Comm comm, const ConditionalOStream &out)
+    : parameters(std::move(controls))
+    , muscles(muscles)
+    , path(csv_path)
+    , comm(comm)
+    , out(out)
+  {
+    for (unsigned int g = 0; g < muscles.n_groups(); ++g)
+      if (muscles.controlled(g))
+        groups.push_back(g);
+    accepted.assign(groups.size(), 0.0);
+    current = accepted;
+    apply(current);
+  }
+
+  std::string TrackingController::report() const
+  {
+    std::ostringstream text;
+    text << "Inverse: activations of";
+    for (const unsigned int g : groups)
+      text << " '" << muscles.name(g) << "'";
+    text << " follow " << parameters.targets.components().size() << " marker components of "
+         << parameters.targets.markers().size() << " markers (weights: activation "
+         << shortest_text(parameters.activation_weight) << " m^2, change " << shortest_text(parameters.change_weight)
+         << " m^2; tolerance " << shortest_text(parameters.tolerance) << ")";
+    if (parameters.targets.components().size() < groups.size())
+      text << "; fewer components than activations: the minimum-norm ones of the weighted problem";
+    return text.str();
+  }
+
+  std::string TrackingController::summary() const
+  {
+    std::ostringstream text;
+    text << "Inverse: " << total_updates << " updates of the activations in " << steps << " steps ("
+         << std::setprecision(3) << (steps ? double(total_updates) / steps : 0.0) << " per step), largest marker error "
+         << scientific(largest_error, 3) << " m";
+    if (redundant_steps > 0)
+      text << "; in " << redundant_steps << " steps the markers determined fewer activations than there are";
+    text << "; activations: " << path;
+    return text.str();
+  }
+
+  void TrackingController::apply(const std::vector<double> &a)
+  {
+    for (unsigned int k = 0; k < groups.size(); ++k)
+      muscles.set_control(groups[k], a[k]);
+  }
+
+  std::vector<double> TrackingController::errors(const Vector &u_ghosted, const double t) const
+  {
+    const auto          u      = probes->values(u_ghosted);
+    const auto          target = parameters.targets.at(t);
+    const auto         &comps  = parameters.targets.components();
+    std::vector<double> e(comps.size());
+    for (unsigned int i = 0; i < comps.size(); ++i)
+      e[i] = u[comps[i].marker][comps[i].direction] - target[i];
+    return e;
+  }
+
+  std::vector<double> TrackingController::row(const double t)
+  {
+    const unsigned int  n_markers = parameters.targets.markers().size();
+    std::vector<double> values{t}, marker_error(n_markers, 0.0);
+    values.insert(values.end(), accepted.begin(), accepted.end());
+    for (unsigned int i = 0; i < error.size(); ++i)
+      marker_error[parameters.targets.components()[i].marker] += error[i] * error[i];
+    for (const double squared : marker_error)
+      {
+        values.push_back(std::sqrt(squared));
+        largest_error = std::max(largest_error, std::sqrt(squared));
+      }
+    values.push_back(updates);
+    return values;
+  }
+
+  void TrackingController::write(const std::vector<double> &values)
+  {
+    if (!csv) // with the first step: a --check writes nothing
+      {
+        std::vector<std::string> columns{"time"};
+        for (const unsigned int g : groups)
+          columns.push_back(muscles.name(g));
+        for (unsigned int m = 0; m < parameters.targets.markers().size(); ++m)
+          columns.push_back("error_" + std::to_string(m));
+        columns.push_back("updates");
+        csv = std::make_unique<CsvSeries>(path, columns, comm);
+        csv->write_row(initial_row);
+      }
+    csv->write_row(values);
+  }
+
+  void TrackingController::start(const StepSolver &solver)
+  {
+    probes = std::make_unique<PointProbes>(solver.assembler().dof_handler(), parameters.targets.markers(),
+                                           "Inverse/Markers");
+    error       = errors(solver.state().u_ghosted(), solver.state().time());
+    initial_row = row(solver.state().time());
+  }
+
+  void TrackingController::start_step(const double)
+  {
+    current = accepted;
+    apply(current);
+    updates = 0;
+  }
+
+  StepController::Update TrackingController::update(StepSolver &solver, Vector &u, const double dt)
+  {
+    const State       &state = solver.state();
+    const double       t     = state.time() + dt;
+    const unsigned int n = groups.size(), m = parameters.targets.components().size();
+    Vector             u_ghosted = state.ghosted_vector();
+    u_ghosted                    = u;
+    error                        = errors(u_ghosted, t);
+
+    // ∂R/∂a_k by a difference that is exact, R being linear in fa (eq. (74)); fa stays in [0, 1].
+    Vector base = state.owned_vector();
+    solver.evaluate(u, dt, base, nullptr);
+    std::vector<Vector> du(n, state.owned_vector());
+    for (unsigned int k = 0; k < n; ++k)
+      {
+        const double other = current[k] <= 0.5 ? 1.0 : 0.0;
+        muscles.set_control(groups[k], other);
+        solver.evaluate(u, dt, du[k], nullptr);
+        muscles.set_control(groups[k], current[k]);
+        du[k] -= base;
+        du[k] /= other - current[k];
+      }
+    solver.sensitivities(u, dt, du);
+
+    // S_ck = ∂u_c/∂a_k of the targeted components (eq. (73)).
+    LAPACKFullMatrix<double> S(m, n);
+    for (unsigned int k = 0; k < n; ++k)
+      {
+        u_ghosted        = du[k];
+        const auto value = probes->values(u_ghosted);
+        for (unsigned int c = 0; c < m; ++c)
+          S(c, k) = value[parameters.targets.components()[c].marker][parameters.targets.components()[c].direction];
+      }
+
+    // The box QP of eq. (75) in the update δ: ½|e + Sδ|² + ½w_a|a + δ|² + ½w_c|a + δ − a_n|².
+    const double        w = parameters.activation_weight + parameters.change_weight;
+    FullMatrix<double>  H(n, n);
+    std::vector<double> g(n), lower(n), upper(n);
+    for (unsigned int k = 0; k < n; ++k)
+      {
+        for (unsigned int j = 0; j < n; ++j)
+          for (unsigned int c = 0; c < m; ++c)
+            H(k, j) += S(c, k) * S(c, j);
+        H(k, k) += w;
+        for (unsigned int c = 0; c < m; ++c)
+          g[k] += S(c, k) * error[c];
+        g[k] += parameters.activation_weight * current[k] + parameters.change_weight * (current[k] - accepted[k]);
+        lower[k] = -current[k];
+        upper[k] = 1 - current[k];
+      }
+    // Whether the markers determine every activation: the rank of S.
+    LAPACKFullMatrix<double> S_copy(S);
+    S_copy.compute_svd();
+    unsigned int rank = 0;
+    for (unsigned int k = 0; k < std::min(m, n); ++k)
+      rank += S_copy.singular_value(k) > 1e-8 * S_copy.singular_value(0);
+    if (rank < n && updates == 0)
+      {
+        require(w > 0, "Parameter 'Inverse/Activation weight' = 0, but at t = " + scientific(t) + " s the " +
+                         std::to_string(m) + " marker components determine only " + std::to_string(rank) + " of the " +
+                         std::to_string(n) +
+                         " activations: give a weight > 0 (e.g. 1e-12 m^2) for the minimum-norm activations.");
+        if (redundant_steps++ == 0)
+          out << "Inverse: at t = " << scientific(t) << " s the " << m << " marker components determine only " << rank
+              << " of the " << n << " activations: they are the minimum-norm ones of the weighted problem" << std::endl;
+      }
+    const std::vector<double> delta = minimise_on_box(H, g, lower, upper);
+
+    double largest = 0;
+    for (const double d : delta)
+      largest = std::max(largest, std::abs(d));
+    if (largest <= parameters.tolerance)
+      return Update::converged;
+    if (updates == parameters.max_updates)
+      {
+        out << "  inverse: the activations changed by " << scientific(largest, 2) << " after " << updates
+            << " updates (parameter 'Inverse/Maximum updates')" << std::endl;
+        return Update::failed;
+      }
+    // The step again from the linearised solution of the new activations.
+    for (unsigned int k = 0; k < n; ++k)
+      {
+        current[k] = std::clamp(current[k] + delta[k], 0.0, 1.0);
+        u.add(delta[k], du[k]);
+      }
+    apply(current);
+    ++updates;
+    return Update::changed;
+  }
+
+  void TrackingController::commit(const StepSolver &solver)
+  {
+    accepted = current;
+    total_updates += updates;
+    ++steps;
+    write(row(solver.state().time()));
+  }
+} // namespace hydrostat
