@@ -157,8 +157,8 @@ namespace hydrostat
 
   void TrackingController::start(const StepSolver &solver)
   {
-    probes = std::make_unique<PointProbes>(solver.assembler().dof_handler(), parameters.targets.markers(),
-                                           "Inverse/Markers");
+    probes =
+      std::make_unique<PointProbes>(solver.assembler().dof_handler(), parameters.targets.markers(), "Inverse/Markers");
     error       = errors(solver.state().u_ghosted(), solver.state().time());
     initial_row = row(solver.state().time());
   }
@@ -168,80 +168,122 @@ namespace hydrostat
     current = accepted;
     apply(current);
     updates = 0;
+    radius  = 1;
   }
 
-  StepController::Update TrackingController::update(StepSolver &solver, Vector &u, const double dt)
+  double TrackingController::objective(const std::vector<double> &e, const std::vector<double> &a) const
+  {
+    double J = 0;
+    for (const double ec : e)
+      J += 0.5 * ec * ec;
+    for (unsigned int k = 0; k < a.size(); ++k)
+      J += 0.5 * (parameters.activation_weight * a[k] * a[k] +
+                  parameters.change_weight * (a[k] - accepted[k]) * (a[k] - accepted[k]));
+    return J;
+  }
+
+  void TrackingController::linearise(StepSolver &solver, const Vector &u, const double dt)
   {
     const State       &state = solver.state();
     const double       t     = state.time() + dt;
     const unsigned int n = groups.size(), m = parameters.targets.components().size();
-    Vector             u_ghosted = state.ghosted_vector();
-    u_ghosted                    = u;
-    error                        = errors(u_ghosted, t);
+    model.u         = u;
+    model.a         = current;
+    model.error     = error;
+    model.objective = objective(error, current);
 
     // ∂R/∂a_k by a difference that is exact, R being linear in fa (eq. (74)); fa stays in [0, 1].
     Vector base = state.owned_vector();
     solver.evaluate(u, dt, base, nullptr);
-    std::vector<Vector> du(n, state.owned_vector());
+    model.du.assign(n, state.owned_vector());
     for (unsigned int k = 0; k < n; ++k)
       {
         const double other = current[k] <= 0.5 ? 1.0 : 0.0;
         muscles.set_control(groups[k], other);
-        solver.evaluate(u, dt, du[k], nullptr);
+        solver.evaluate(u, dt, model.du[k], nullptr);
         muscles.set_control(groups[k], current[k]);
-        du[k] -= base;
-        du[k] /= other - current[k];
+        model.du[k] -= base;
+        model.du[k] /= other - current[k];
       }
-    solver.sensitivities(u, dt, du);
+    solver.sensitivities(u, dt, model.du);
 
     // S_ck = ∂u_c/∂a_k of the targeted components (eq. (73)).
-    LAPACKFullMatrix<double> S(m, n);
+    model.S.reinit(m, n);
+    Vector u_ghosted = state.ghosted_vector();
     for (unsigned int k = 0; k < n; ++k)
       {
-        u_ghosted        = du[k];
+        u_ghosted        = model.du[k];
         const auto value = probes->values(u_ghosted);
         for (unsigned int c = 0; c < m; ++c)
-          S(c, k) = value[parameters.targets.components()[c].marker][parameters.targets.components()[c].direction];
+          model.S(c, k) =
+            value[parameters.targets.components()[c].marker][parameters.targets.components()[c].direction];
       }
 
-    // The box QP of eq. (75) in the update δ: ½|e + Sδ|² + ½w_a|a + δ|² + ½w_c|a + δ − a_n|².
-    const double        w = parameters.activation_weight + parameters.change_weight;
+    // Whether the markers determine every activation: the rank of S.
+    LAPACKFullMatrix<double> S(m, n);
+    S = model.S;
+    S.compute_svd();
+    unsigned int rank = 0;
+    for (unsigned int k = 0; k < std::min(m, n); ++k)
+      rank += S.singular_value(k) > 1e-8 * S.singular_value(0);
+    if (rank < n && updates == 0)
+      {
+        require(parameters.activation_weight + parameters.change_weight > 0,
+                "Parameter 'Inverse/Activation weight' = 0, but at t = " + scientific(t) + " s the " +
+                  std::to_string(m) + " marker components determine only " + std::to_string(rank) + " of the " +
+                  std::to_string(n) +
+                  " activations: give a weight > 0 (e.g. 1e-12 m^2) for the minimum-norm activations.");
+        if (redundant_steps++ == 0)
+          out << "Inverse: at t = " << scientific(t) << " s the " << m << " marker components determine only " << rank
+              << " of the " << n << " activations: they are the minimum-norm ones of the weighted problem" << std::endl;
+      }
+  }
+
+  StepController::Update TrackingController::update(StepSolver &solver, Vector &u, const double dt)
+  {
+    const unsigned int n         = groups.size();
+    Vector             u_ghosted = solver.state().ghosted_vector();
+    u_ghosted                    = u;
+    error                        = errors(u_ghosted, solver.state().time() + dt);
+    // An update that did not lower the objective (75) went farther than its linearisation holds
+    // (a target out of reach, activations at their bounds): from that linearisation again with a
+    // quarter of the step as the trust radius. One that did lowers it lets the radius grow again.
+    const bool rejected = updates > 0 && objective(error, current) > model.objective;
+    if (rejected)
+      {
+        radius  = 0.25 * model.step;
+        current = model.a;
+        error   = model.error;
+      }
+    else
+      {
+        if (updates > 0)
+          radius = std::min(1.0, 2 * radius);
+        linearise(solver, u, dt);
+      }
+
+    // The box QP of eq. (75) in the update δ: ½|e + Sδ|² + ½w_a|a + δ|² + ½w_c|a + δ − a_n|², |δ_k| ≤ radius.
+    const unsigned int  m = model.error.size();
     FullMatrix<double>  H(n, n);
     std::vector<double> g(n), lower(n), upper(n);
     for (unsigned int k = 0; k < n; ++k)
       {
         for (unsigned int j = 0; j < n; ++j)
           for (unsigned int c = 0; c < m; ++c)
-            H(k, j) += S(c, k) * S(c, j);
-        H(k, k) += w;
+            H(k, j) += model.S(c, k) * model.S(c, j);
+        H(k, k) += parameters.activation_weight + parameters.change_weight;
         for (unsigned int c = 0; c < m; ++c)
-          g[k] += S(c, k) * error[c];
+          g[k] += model.S(c, k) * model.error[c];
         g[k] += parameters.activation_weight * current[k] + parameters.change_weight * (current[k] - accepted[k]);
-        lower[k] = -current[k];
-        upper[k] = 1 - current[k];
-      }
-    // Whether the markers determine every activation: the rank of S.
-    LAPACKFullMatrix<double> S_copy(S);
-    S_copy.compute_svd();
-    unsigned int rank = 0;
-    for (unsigned int k = 0; k < std::min(m, n); ++k)
-      rank += S_copy.singular_value(k) > 1e-8 * S_copy.singular_value(0);
-    if (rank < n && updates == 0)
-      {
-        require(w > 0, "Parameter 'Inverse/Activation weight' = 0, but at t = " + scientific(t) + " s the " +
-                         std::to_string(m) + " marker components determine only " + std::to_string(rank) + " of the " +
-                         std::to_string(n) +
-                         " activations: give a weight > 0 (e.g. 1e-12 m^2) for the minimum-norm activations.");
-        if (redundant_steps++ == 0)
-          out << "Inverse: at t = " << scientific(t) << " s the " << m << " marker components determine only " << rank
-              << " of the " << n << " activations: they are the minimum-norm ones of the weighted problem" << std::endl;
+        lower[k] = std::max(-current[k], -radius);
+        upper[k] = std::min(1 - current[k], radius);
       }
     const std::vector<double> delta = minimise_on_box(H, g, lower, upper);
 
     double largest = 0;
     for (const double d : delta)
       largest = std::max(largest, std::abs(d));
-    if (largest <= parameters.tolerance)
+    if (largest <= parameters.tolerance && !rejected)
       return Update::converged;
     if (updates == parameters.max_updates)
       {
@@ -250,11 +292,13 @@ namespace hydrostat
         return Update::failed;
       }
     // The step again from the linearised solution of the new activations.
+    u = model.u;
     for (unsigned int k = 0; k < n; ++k)
       {
         current[k] = std::clamp(current[k] + delta[k], 0.0, 1.0);
-        u.add(delta[k], du[k]);
+        u.add(delta[k], model.du[k]);
       }
+    model.step = largest;
     apply(current);
     ++updates;
     return Update::changed;

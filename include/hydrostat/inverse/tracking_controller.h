@@ -3,6 +3,8 @@
 #include <deal.II/base/conditional_ostream.h>
 #include <deal.II/base/parameter_handler.h>
 
+#include <deal.II/lac/full_matrix.h>
+
 #include <hydrostat/integration/step_controller.h>
 #include <hydrostat/inverse/marker_targets.h>
 #include <hydrostat/io/output_files.h>
@@ -64,6 +66,11 @@ namespace hydrostat
   private:
     /// Sets the groups' activations to @p a.
     void apply(const std::vector<double> &a);
+    /// The objective (75) of marker errors @p e and activations @p a.
+    double objective(const std::vector<double> &e, const std::vector<double> &a) const;
+    /// The model of the step's solution around the converged @p u of the current activations:
+    /// the sensitivities (73) and the markers' S.
+    void linearise(StepSolver &solver, const Vector &u, const double dt);
     /// Marker displacement minus target of each targeted component at @p u_ghosted and time @p t.
     std::vector<double> errors(const Vector &u_ghosted, const double t) const;
     /// The CSV row of the accepted step at time @p t.
@@ -82,7 +89,17 @@ namespace hydrostat
     std::vector<double>               accepted, current; // activations of the last step and of this one
     std::vector<double>               error;             // at the last converged solve
     std::vector<double>               initial_row;       // of t = 0
-    unsigned int                      updates = 0;       // of this step
+    struct Linearisation
+    {
+      Vector                     u;         // converged for a
+      std::vector<double>        a, error;  // activations and marker errors there
+      dealii::FullMatrix<double> S;         // ∂u_c/∂a_k
+      std::vector<Vector>        du;        // ∂u₊/∂a_k
+      double                     objective; // (75) there
+      double                     step = 0;  // the largest change of the update taken from it
+    } model;
+    double       radius  = 1; // trust radius of an update
+    unsigned int updates = 0; // of this step
     // Of the run: updates, steps, the steps whose markers determine fewer activations than there
     // are exciters, the largest marker error.
     unsigned long total_updates = 0, steps = 0, redundant_steps = 0;
