@@ -225,22 +225,29 @@ namespace hydrostat
                              "muscle-tendon units)" +
                              advice);
           }
+        // What failed: Newton, or (after Newton converged) the inverse run's activations.
+        const std::string failed  = controls_failed ? "The inverse run's activations did not settle (parameter "
+                                                      "'Inverse/Maximum updates')" :
+                                                      "Newton did not converge";
+        const std::string advice  = controls_failed ? "Check that the targets are within reach of the controlled "
+                                                      "groups, or give Inverse/Change weight > 0." :
+                                                      "Try a smaller Time step, a finer mesh, or check loads and "
+                                                      "constraints.";
         const double      reduced = dt * stepping.cut_back;
         const std::string residuals =
           ". Last residuals: " + (newton_residuals.empty() ? std::string("none") :
                                                              scientific(newton_residuals.front()) + " ... " +
                                                                scientific(newton_residuals.back()));
         AssertThrow(stepping.max_cut_backs < 0 || counts.cut_backs < std::uint64_t(stepping.max_cut_backs),
-                    ExcMessage("Newton did not converge at t = " + scientific(accepted.time() + dt) +
+                    ExcMessage(failed + " at t = " + scientific(accepted.time() + dt) +
                                " s with dt = " + scientific(dt) + " s, after " + std::to_string(counts.cut_backs) +
                                " cut-backs of the step, all that parameter 'Time stepping/Maximum cut-backs' allows" +
                                residuals + "."));
-        AssertThrow(
-          reduced >= stepping.minimum_step * (1 - 1e-12),
-          ExcMessage("Newton did not converge at t = " + scientific(accepted.time() + dt) +
-                     " s even with the time step cut to " + scientific(dt) +
-                     " s (parameter 'Time stepping/Minimum time step' = " + scientific(stepping.minimum_step) + ")" +
-                     residuals + ". Try a smaller Time step, a finer mesh, or check loads and constraints."));
+        AssertThrow(reduced >= stepping.minimum_step * (1 - 1e-12),
+                    ExcMessage(failed + " at t = " + scientific(accepted.time() + dt) +
+                               " s even with the time step cut to " + scientific(dt) +
+                               " s (parameter 'Time stepping/Minimum time step' = " +
+                               scientific(stepping.minimum_step) + ")" + residuals + ". " + advice));
         out << "  step cut back: dt " << scientific(dt, 2) << " -> " << scientific(reduced, 2) << " s ("
             << (newton_residuals.empty() ? "" : "residual " + scientific(newton_residuals.back(), 2) + ", ")
             << newton_residuals.size() << " iterations)" << std::endl;
@@ -254,6 +261,7 @@ namespace hydrostat
 
   bool StepSolver::solve_augmented(const double dt, Vector &u)
   {
+    controls_failed = false;
     if (step_controller)
       step_controller->start_step(accepted.time() + dt);
     bool converged = newton_solve(dt, u);
@@ -275,7 +283,10 @@ namespace hydrostat
             if (update == StepController::Update::converged)
               break;
             if (update == StepController::Update::failed)
-              return false;
+              {
+                controls_failed = true;
+                return false;
+              }
             ++counts.control_updates;
           }
         converged = newton_solve(dt, u, true);

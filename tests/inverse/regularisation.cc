@@ -2,7 +2,8 @@
 // grows, the tracking error grows and |a| falls, monotonically; (b) with fewer independent marker
 // components than exciters (two symmetric halves, only the tip's axial displacement targeted) the
 // run says so, gives the minimum-norm activations (equal by symmetry) with a weight, and stops
-// with the parameter named without one. Two quasi-static steps of the cylinder of clamped_cylinder.h.
+// with the parameter named without one; (c) a run whose activations do not settle says so. Two
+// quasi-static steps of the cylinder of clamped_cylinder.h.
 // HYDROSTAT_TEST_RANKS: 1 2
 // HYDROSTAT_TEST_TIMEOUT: 45
 #include <hydrostat/base/errors.h>
@@ -93,5 +94,27 @@ TEST(InverseRegularisation, RedundantExcitersAreReportedAndGetTheMinimumNorm)
     {
       EXPECT_NE(std::string(error.what()).find("Parameter 'Inverse/Activation weight' = 0"), std::string::npos)
         << error.what();
+    }
+}
+
+TEST(InverseRegularisation, ActivationsThatDoNotSettleAreNamed)
+{
+  // One update allowed and a tolerance no update meets: the step fails for the controller, not for
+  // Newton, and the message says so.
+  test_support::Case c(
+    parameters({"right", "left", "upper"}, "xyz", "0.1 * t; 0.05 * t; -0.1 * t", 0, "inverse_not_settled") +
+    "subsection Inverse\n  set Maximum updates = 1\n  set Tolerance = 1e-15\nend\n");
+  try
+    {
+      c.simulation->run();
+      FAIL() << "an inverse run whose activations cannot settle ran";
+    }
+  catch (const std::exception &error)
+    {
+      // (deal.II wraps the message's lines)
+      const std::string what = error.what();
+      EXPECT_NE(what.find("The inverse run's activations did not settle (parameter"), std::string::npos) << what;
+      EXPECT_NE(what.find("'Inverse/Maximum updates') at t = 1.000e-02 s"), std::string::npos) << what;
+      EXPECT_EQ(what.find("Newton did not converge"), std::string::npos) << what;
     }
 }

@@ -126,5 +126,6 @@ namespace hydrostat
     std::unique_ptr<NewtonSolver>     newton_solver;
     Statistics                        counts;
     StepController                   *step_controller = nullptr;
+    bool                              controls_failed = false; // the last solve_augmented(): the controller gave up
   };
 } // namespace hydrostat
