@@ -76,3 +76,41 @@ TEST(BoxQP, SingularMatrixGivesAMinimiserOfTheBox)
   const auto x = minimise_on_box(H, {-1, -1}, {-10, -10}, {10, 10});
   EXPECT_NEAR(objective(H, {-1, -1}, x), -0.5, 1e-14);
 }
+
+TEST(BoxQP, ManyUnknownsMeetTheOptimalityConditions)
+{
+  // Twelve unknowns with half of the stationary point outside the box: at the minimiser every
+  // free unknown has a zero gradient, every one at a bound a gradient that points outwards.
+  const unsigned int         n = 12;
+  dealii::FullMatrix<double> H(n, n);
+  std::vector<double>        g(n), lower(n, 0.0), upper(n, 1.0);
+  for (unsigned int i = 0; i < n; ++i)
+    {
+      for (unsigned int j = 0; j < n; ++j)
+        H(i, j) = std::cos(0.7 * i + 1.3 * j) * std::cos(0.4 * j + 0.9 * i) +
+                  std::cos(0.7 * j + 1.3 * i) * std::cos(0.4 * i + 0.9 * j);
+      H(i, i) += 6; // smallest eigenvalue 0.47
+      g[i] = 6 * std::sin(2.1 * i);
+    }
+  const auto   x        = minimise_on_box(H, g, lower, upper);
+  unsigned int at_bound = 0;
+  for (unsigned int i = 0; i < n; ++i)
+    {
+      double gradient = g[i];
+      for (unsigned int j = 0; j < n; ++j)
+        gradient += H(i, j) * x[j];
+      if (x[i] == lower[i])
+        EXPECT_GE(gradient, -1e-12);
+      else if (x[i] == upper[i])
+        EXPECT_LE(gradient, 1e-12);
+      else
+        {
+          EXPECT_NEAR(gradient, 0.0, 1e-12);
+          EXPECT_GT(x[i], lower[i]);
+          EXPECT_LT(x[i], upper[i]);
+        }
+      at_bound += x[i] == lower[i] || x[i] == upper[i];
+    }
+  EXPECT_GE(at_bound, 4u);
+  EXPECT_LE(at_bound, 10u);
+}
