@@ -185,13 +185,14 @@ namespace hydrostat
     using Change = std::tuple<std::vector<std::string>, std::string, std::string>;
     std::vector<Change> changes{{{"Inverse"}, "Enabled", "false"},
                                 {{"Output"}, "Directory", output.directory + "/replay"}};
-    for (const unsigned int g : inverse->exciters())
-      {
-        const std::vector<std::string> activation{"Muscles", "Group " + std::to_string(g + 1), "Activation"};
-        changes.push_back({activation, "Source", "table"});
-        changes.push_back({activation, "Table file", inverse->csv_path()});
-        changes.push_back({activation, "Table column", parts.muscles.name(g)});
-      }
+    for (unsigned int g = 0; g < parts.muscles.n_groups(); ++g)
+      if (parts.muscles.controlled(g))
+        {
+          const std::vector<std::string> activation{"Muscles", "Group " + std::to_string(g + 1), "Activation"};
+          changes.push_back({activation, "Source", "table"});
+          changes.push_back({activation, "Table file", inverse->csv_path()});
+          changes.push_back({activation, "Table column", parts.muscles.name(g)});
+        }
     const auto exchange = [&prm](Change &change) {
       auto &[path, entry, value] = change;
       for (const std::string &subsection : path)

@@ -73,8 +73,9 @@ namespace hydrostat
   {
     for (unsigned int g = 0; g < muscles.n_groups(); ++g)
       if (muscles.controlled(g))
-        groups.push_back(g);
-    accepted.assign(groups.size(), 0.0);
+        for (unsigned int k = 0; k < muscles.n_controls(g); ++k)
+          exciters.push_back({g, k});
+    accepted.assign(exciters.size(), 0.0);
     current = accepted;
     apply(current);
   }
@@ -83,13 +84,13 @@ namespace hydrostat
   {
     std::ostringstream text;
     text << "Inverse: activations of";
-    for (const unsigned int g : groups)
-      text << " '" << muscles.name(g) << "'";
+    for (const Control &c : exciters)
+      text << " '" << muscles.control_name(c.group, c.node) << "'";
     text << " follow " << parameters.targets.components().size() << " marker components of "
          << parameters.targets.markers().size() << " markers (weights: activation "
          << shortest_text(parameters.activation_weight) << " m^2, change " << shortest_text(parameters.change_weight)
          << " m^2; tolerance " << shortest_text(parameters.tolerance) << ")";
-    if (parameters.targets.components().size() < groups.size())
+    if (parameters.targets.components().size() < exciters.size())
       text << "; fewer components than activations: the minimum-norm ones of the weighted problem";
     return text.str();
   }
@@ -108,8 +109,8 @@ namespace hydrostat
 
   void TrackingController::apply(const std::vector<double> &a)
   {
-    for (unsigned int k = 0; k < groups.size(); ++k)
-      muscles.set_control(groups[k], a[k]);
+    for (unsigned int k = 0; k < exciters.size(); ++k)
+      muscles.set_control(exciters[k].group, exciters[k].node, a[k]);
   }
 
   std::vector<double> TrackingController::errors(const Vector &u_ghosted, const double t) const
@@ -144,8 +145,8 @@ namespace hydrostat
     if (!csv) // with the first step: a --check writes nothing
       {
         std::vector<std::string> columns{"time"};
-        for (const unsigned int g : groups)
-          columns.push_back(muscles.name(g));
+        for (const Control &c : exciters)
+          columns.push_back(muscles.control_name(c.group, c.node));
         for (unsigned int m = 0; m < parameters.targets.markers().size(); ++m)
           columns.push_back("error_" + std::to_string(m));
         columns.push_back("updates");
@@ -186,7 +187,7 @@ namespace hydrostat
   {
     const State       &state = solver.state();
     const double       t     = state.time() + dt;
-    const unsigned int n = groups.size(), m = parameters.targets.components().size();
+    const unsigned int n = exciters.size(), m = parameters.targets.components().size();
     model.u         = u;
     model.a         = current;
     model.error     = error;
@@ -199,9 +200,9 @@ namespace hydrostat
     for (unsigned int k = 0; k < n; ++k)
       {
         const double other = current[k] <= 0.5 ? 1.0 : 0.0;
-        muscles.set_control(groups[k], other);
+        muscles.set_control(exciters[k].group, exciters[k].node, other);
         solver.evaluate(u, dt, model.du[k], nullptr);
-        muscles.set_control(groups[k], current[k]);
+        muscles.set_control(exciters[k].group, exciters[k].node, current[k]);
         model.du[k] -= base;
         model.du[k] /= other - current[k];
       }
@@ -241,7 +242,7 @@ namespace hydrostat
 
   StepController::Update TrackingController::update(StepSolver &solver, Vector &u, const double dt)
   {
-    const unsigned int n         = groups.size();
+    const unsigned int n         = exciters.size();
     Vector             u_ghosted = solver.state().ghosted_vector();
     u_ghosted                    = u;
     error                        = errors(u_ghosted, solver.state().time() + dt);

@@ -69,7 +69,13 @@ namespace hydrostat
                           "Table column of fa in [0, 1], linear between rows (e.g. the activations an inverse run "
                           "wrote); relative to the working directory.");
         prm.declare_entry("Table column", "", Patterns::Anything(),
-                          "table: the column of fa; empty: the group's Name.");
+                          "table: the column of fa; empty: the group's Name. With Control nodes the columns "
+                          "<column>_1 ... <column>_N.");
+        prm.declare_entry("Control nodes", "", Patterns::List(Patterns::Double(), 0, 100),
+                          "controlled and table: increasing reference z [m] of N >= 2 nodes along the arm; fa is "
+                          "then the piecewise-linear profile of one control per node (constant beyond the end "
+                          "nodes, theory.md eq. 76), e.g. a wave whose shape the inverse run chooses. Empty: fa "
+                          "uniform over the group.");
         prm.declare_entry("Stimulation", "0", Patterns::Anything(),
                           "stimulation: STIM in [0, 1] as an expression of x, y, z, t.");
         ActivationDynamics::declare_parameters(prm);
@@ -132,10 +138,25 @@ namespace hydrostat
             if (g.source == Group::Source::prescribed)
               g.pattern.emplace(PrescribedActivation::parse_parameters(prm, "Activation"));
             g.level = std::make_unique<SpaceTimeFunction>(prm.get("Level"), 1, where + "/Activation/Level");
+            g.nodes = Utilities::string_to_double(Utilities::split_string_list(prm.get("Control nodes")));
+            require(g.nodes.empty() || g.source == Group::Source::controlled || g.source == Group::Source::table,
+                    "Parameter 'Activation/Control nodes' is given, but Source = " + source +
+                      ": nodes shape a controlled or table activation; leave them empty.");
+            require(g.nodes.empty() || g.nodes.size() >= 2,
+                    "Parameter 'Activation/Control nodes' has one node: give two or more, or none for a "
+                    "uniform activation.");
+            for (unsigned int k = 1; k < g.nodes.size(); ++k)
+              require(g.nodes[k] > g.nodes[k - 1], "Parameter 'Activation/Control nodes': node " +
+                                                     std::to_string(k + 1) + " (" + shortest_text(g.nodes[k]) +
+                                                     ") must lie beyond node " + std::to_string(k) + ".");
+            g.controls.assign(std::max<std::size_t>(g.nodes.size(), 1), 0.0);
             if (g.source == Group::Source::table)
               {
                 const std::string column = prm.get("Table column").empty() ? g.name : prm.get("Table column");
-                g.table.emplace(prm.get("Table file"), column, where + "/Activation/Table file", 0.0, 1.0);
+                for (unsigned int k = 0; k < g.controls.size(); ++k)
+                  g.tables.emplace_back(prm.get("Table file"),
+                                        g.nodes.empty() ? column : column + "_" + std::to_string(k + 1),
+                                        where + "/Activation/Table file", 0.0, 1.0);
               }
             g.stimulation =
               std::make_unique<SpaceTimeFunction>(prm.get("Stimulation"), 1, where + "/Activation/Stimulation");
@@ -153,6 +174,11 @@ namespace hydrostat
         prm.leave_subsection();
       }
     prm.leave_subsection();
+  }
+
+  std::string MuscleGroups::control_name(const unsigned int g, const unsigned int k) const
+  {
+    return groups[g].nodes.empty() ? groups[g].name : groups[g].name + "_" + std::to_string(k + 1);
   }
 
   bool MuscleGroups::Group::has_material(const unsigned int material_id) const
@@ -243,6 +269,13 @@ namespace hydrostat
           p.N[f] = group.families[f].direction(X);
         if (group.source == Group::Source::stimulation)
           p.state = group.dynamics->initial_state(group.stimulation->value(X, 0.0));
+        if (!group.nodes.empty()) // the hat functions of the nodes around Z (eq. (76))
+          {
+            const auto  &z = group.nodes;
+            const double Z = std::clamp(X[2], z.front(), z.back());
+            p.node   = std::min<std::size_t>(std::upper_bound(z.begin(), z.end(), Z) - z.begin(), z.size() - 1) - 1;
+            p.weight = (z[p.node + 1] - Z) / (z[p.node + 1] - z[p.node]);
+          }
         data.push_back(std::move(p));
       }
     return data;
@@ -258,9 +291,14 @@ namespace hydrostat
         case Group::Source::expression:
           return {std::clamp(g.level->value(X, t), 0.0, 1.0), 0.0};
         case Group::Source::table:
-          return {g.table->value(t), 0.0};
+          return {g.nodes.empty() ?
+                    g.tables[0].value(t) :
+                    p.weight * g.tables[p.node].value(t) + (1 - p.weight) * g.tables[p.node + 1].value(t),
+                  0.0};
         case Group::Source::controlled:
-          return {g.control, 0.0};
+          return {g.nodes.empty() ? g.controls[0] :
+                                    p.weight * g.controls[p.node] + (1 - p.weight) * g.controls[p.node + 1],
+                  0.0};
         case Group::Source::stimulation:
           {
             const double          lambda_opt = optimal_stretch(p.law);

@@ -12,21 +12,11 @@
 #include "clamped_cylinder.h"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 using namespace hydrostat;
 
 namespace
 {
-  std::string text_of(const std::string &path)
-  {
-    std::ifstream     file(path);
-    std::stringstream text;
-    text << file.rdbuf();
-    return text.str();
-  }
-
   constexpr double end_time = 0.1;
   // The forward activations, functions of s = t / end_time.
   double right(const double s) { return 0.3 * s; }
@@ -71,7 +61,7 @@ TEST(InverseRoundTrip, RecoversThreeActivationsFromTheTipAndReplaysThem)
       }
       MPI_Barrier(MPI_COMM_WORLD);
       {
-        test_support::Case replay(text_of(inverse_dir + "/solution_replay.prm"));
+        test_support::Case replay(test_support::text_of(inverse_dir + "/solution_replay.prm"));
         ASSERT_EQ(replay.simulation->run(), Simulation::Outcome::finished) << replay.log.str();
       }
       MPI_Barrier(MPI_COMM_WORLD);

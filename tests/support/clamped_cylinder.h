@@ -96,4 +96,13 @@ end
       }
     return columns;
   }
+
+  /// The whole text of a file (a case file that a run wrote, such as its replay).
+  inline std::string text_of(const std::string &path)
+  {
+    std::ifstream     file(path);
+    std::stringstream text;
+    text << file.rdbuf();
+    return text.str();
+  }
 } // namespace hydrostat::test_support

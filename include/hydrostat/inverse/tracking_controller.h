@@ -27,7 +27,8 @@ namespace hydrostat
    * the update of the activations, the step is solved again from the linearised state, and so on
    * until no activation changes by more than the tolerance. Writes <base>_inverse.csv: time, the
    * activation of each exciter (named as its group, so that Source = table replays it), the
-   * markers' errors and the updates of the step.
+   * markers' errors and the updates of the step. A group with Control nodes has one exciter per
+   * node (eq. (76)), named <Name>_k.
    */
   class TrackingController : public StepController
   {
@@ -56,8 +57,6 @@ namespace hydrostat
     Update update(StepSolver &solver, Vector &u, const double dt) override;
     void   commit(const StepSolver &solver) override;
 
-    /// The exciters (group indices).
-    const std::vector<unsigned int> &exciters() const { return groups; }
     /// One line for the log before the run, and one after it.
     std::string        report() const;
     std::string        summary() const;
@@ -83,12 +82,16 @@ namespace hydrostat
     std::string                       path;
     MPI_Comm                          comm;
     const dealii::ConditionalOStream &out;
-    std::vector<unsigned int>         groups;
-    std::unique_ptr<PointProbes>      probes;
-    std::unique_ptr<CsvSeries>        csv;
-    std::vector<double>               accepted, current; // activations of the last step and of this one
-    std::vector<double>               error;             // at the last converged solve
-    std::vector<double>               initial_row;       // of t = 0
+    struct Control
+    {
+      unsigned int group, node; // node of the group's Control nodes, 0 for a uniform activation
+    };
+    std::vector<Control>         exciters; // the activations the run chooses
+    std::unique_ptr<PointProbes> probes;
+    std::unique_ptr<CsvSeries>   csv;
+    std::vector<double>          accepted, current; // activations of the last step and of this one
+    std::vector<double>          error;             // at the last converged solve
+    std::vector<double>          initial_row;       // of t = 0
     struct Linearisation
     {
       Vector                     u;         // converged for a

@@ -10,6 +10,7 @@
 #include <hydrostat/muscle/fibre_field.h>
 #include <hydrostat/muscle/van_leeuwen_kier.h>
 
+#include <algorithm>
 #include <array>
 #include <memory>
 #include <optional>
@@ -36,6 +37,9 @@ namespace hydrostat
    *  - `table`: fa(t) from a column of a CSV file (TimeTable), e.g. what an inverse run wrote;
    *  - `controlled`: fa uniform over the group, set in every step by the inverse run
    *    (set_control(), theory.md §16), 0 at t = 0;
+   *  - with `Control nodes` z_1 < … < z_N, a `table` or `controlled` group's activation is a
+   *    profile along the arm, fa = Σ_k a_k φ_k(Z) with hat functions of the reference Z (theory.md
+   *    eq. (76)): one control a_k per node, column <column>_k of the table;
    *  - `stimulation`: STIM(x, y, z, t) through the activation dynamics (direct, Zajac or Hatze;
    *    Hatze's l_rel is the fibre stretch over the stretch at the middle of the fl plateau). Their
    *    state lives at the quadrature points and is advanced exactly over each step.
@@ -55,6 +59,9 @@ namespace hydrostat
       std::array<Tensor<1, 3>, max_families> N;
       double                                 onset = 0;
       ActivationState                        state;
+      // Control nodes: fa = weight a_node + (1 − weight) a_node+1 (eq. (76)).
+      unsigned int node   = 0;
+      double       weight = 1;
     };
     using PointData = std::vector<GroupAtPoint>;
 
@@ -72,9 +79,13 @@ namespace hydrostat
     unsigned int       n_groups() const { return groups.size(); }
     const std::string &name(const unsigned int g) const { return groups[g].name; }
 
-    /// Whether group @p g has Source = controlled, and its activation fa for the step being solved.
-    bool controlled(const unsigned int g) const { return groups[g].source == Group::Source::controlled; }
-    void set_control(const unsigned int g, const double fa) { groups[g].control = fa; }
+    /// Whether group @p g has Source = controlled; its number of controls (of Control nodes, 1 for
+    /// a uniform activation), their names in tables (the group's Name, or Name_k of node k from 1),
+    /// and control @p k's value for the step being solved.
+    bool         controlled(const unsigned int g) const { return groups[g].source == Group::Source::controlled; }
+    unsigned int n_controls(const unsigned int g) const { return std::max<std::size_t>(groups[g].nodes.size(), 1); }
+    std::string  control_name(const unsigned int g, const unsigned int k) const;
+    void         set_control(const unsigned int g, const unsigned int k, const double a) { groups[g].controls[k] = a; }
 
     /// Empty if every expression input of the groups of @p material_id (Region, the law's fields,
     /// Onset, and Level and Stimulation at t = 0) is finite at @p X, else the input error naming
@@ -125,11 +136,12 @@ namespace hydrostat
         stimulation,
         controlled
       } source;
-      double                              control = 0; // Source = controlled
+      std::vector<double>                 nodes;    // Control nodes [m]
+      std::vector<double>                 controls; // Source = controlled: one per node (or 1)
       std::unique_ptr<SpaceTimeFunction>  onset;
       std::optional<PrescribedActivation> pattern; // Source = prescribed
       std::unique_ptr<SpaceTimeFunction>  level;
-      std::optional<TimeTable>            table; // Source = table
+      std::vector<TimeTable>              tables; // Source = table: one per node (or 1)
       std::unique_ptr<SpaceTimeFunction>  stimulation;
       std::optional<ActivationDynamics>   dynamics;
 
