@@ -18,7 +18,15 @@ namespace hydrostat
                            "': no such file (a path relative to the working directory, or an absolute one).");
     const std::string where = "File '" + path + "' (parameter '" + parameter + "')";
     std::string       line;
-    std::getline(file, line);
+    // Lines as written on Windows (CRLF) too: without the '\r' that ends them there.
+    const auto next_line = [&file, &line]() {
+      if (!std::getline(file, line))
+        return false;
+      if (!line.empty() && line.back() == '\r')
+        line.pop_back();
+      return true;
+    };
+    next_line();
     const std::vector<std::string> header = dealii::Utilities::split_string_list(line, ',');
     const auto                     find   = [&](const std::string &name) {
       const auto found = std::find(header.begin(), header.end(), name);
@@ -27,7 +35,7 @@ namespace hydrostat
       return std::size_t(found - header.begin());
     };
     const std::size_t time_column = find("time"), value_column = find(column);
-    for (unsigned int number = 2; std::getline(file, line); ++number)
+    for (unsigned int number = 2; next_line(); ++number)
       {
         if (line.find_first_not_of(" \t\r") == std::string::npos)
           continue;

@@ -71,3 +71,11 @@ TEST(TimeTable, BadFilesNameFileLineAndParameter)
                 std::string::npos);
     }
 }
+
+TEST(TimeTable, ReadsWindowsLineEnds)
+{
+  const std::string path = testing::TempDir() + "time_table_crlf.csv";
+  std::ofstream(path) << "time,a\r\n0,0.2\r\n1,0.4\r\n";
+  const TimeTable table(path, "a", "test", 0, 1);
+  EXPECT_DOUBLE_EQ(table.value(0.5), 0.3);
+}
