@@ -31,6 +31,9 @@ namespace hydrostat
                       "w_c [m^2]: the same for the change of an activation over a step (smooths the time course).");
     prm.declare_entry("Tolerance", "1e-6", Patterns::Double(0.0),
                       "A step's activations are converged when an update changes none by more than this.");
+    prm.declare_entry("Objective tolerance", "1e-6", Patterns::Double(0.0),
+                      "... or when an update promises to lower the objective (theory.md eq. (75)) by less than this "
+                      "fraction of it: activations that the markers hardly determine need not settle.");
     prm.declare_entry("Maximum updates", "20", Patterns::Integer(1),
                       "Updates of the activations per step; a step that needs more is cut back.");
     prm.leave_subsection();
@@ -44,10 +47,11 @@ namespace hydrostat
     p.enabled = prm.get_bool("Enabled");
     if (p.enabled)
       p.targets.parse_parameters(prm, "Inverse");
-    p.activation_weight = prm.get_double("Activation weight");
-    p.change_weight     = prm.get_double("Change weight");
-    p.tolerance         = prm.get_double("Tolerance");
-    p.max_updates       = prm.get_integer("Maximum updates");
+    p.activation_weight   = prm.get_double("Activation weight");
+    p.change_weight       = prm.get_double("Change weight");
+    p.tolerance           = prm.get_double("Tolerance");
+    p.objective_tolerance = prm.get_double("Objective tolerance");
+    p.max_updates         = prm.get_integer("Maximum updates");
     prm.leave_subsection();
     bool any = false;
     for (unsigned int g = 0; g < muscles.n_groups(); ++g)
@@ -281,11 +285,24 @@ namespace hydrostat
       }
     const std::vector<double> delta = minimise_on_box(H, g, lower, upper);
 
-    double largest = 0;
-    for (const double d : delta)
-      largest = std::max(largest, std::abs(d));
-    if (largest <= parameters.tolerance && !rejected)
-      return Update::converged;
+    // The objective's decrease that the update promises: −(gᵀδ + ½δᵀHδ).
+    double largest = 0, promised = 0;
+    for (unsigned int k = 0; k < n; ++k)
+      {
+        largest = std::max(largest, std::abs(delta[k]));
+        promised -= g[k] * delta[k];
+        for (unsigned int j = 0; j < n; ++j)
+          promised -= 0.5 * delta[k] * H(k, j) * delta[j];
+      }
+    if (largest <= parameters.tolerance || promised <= parameters.objective_tolerance * model.objective)
+      {
+        if (rejected) // the rejected update's state is gone: the step ends at the linearisation's
+          {
+            u = model.u;
+            apply(current);
+          }
+        return Update::converged;
+      }
     if (updates == parameters.max_updates)
       {
         out << "  inverse: the activations changed by " << scientific(largest, 2) << " after " << updates

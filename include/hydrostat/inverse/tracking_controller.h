@@ -37,10 +37,11 @@ namespace hydrostat
     {
       bool          enabled = false;
       MarkerTargets targets;
-      double        activation_weight = 0; // [m²]
-      double        change_weight     = 0; // [m²]
-      double        tolerance         = 1e-6;
-      unsigned int  max_updates       = 20;
+      double        activation_weight   = 0; // [m²]
+      double        change_weight       = 0; // [m²]
+      double        tolerance           = 1e-6;
+      double        objective_tolerance = 1e-6; // relative
+      unsigned int  max_updates         = 20;
     };
 
     static void declare_parameters(dealii::ParameterHandler &prm);
