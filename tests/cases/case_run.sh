@@ -10,11 +10,12 @@
 #                             run may cut its step back $cut_backs times (default 0: set it to what the
 #                             case needs), so that a broken tangent fails at the first cut-back it adds
 #                             instead of crawling to the timeout.
-#   run_inverse DIR NP CASE BASE END ERROR
+#   run_inverse DIR NP CASE BASE END ERROR [REPLAY]
 #                             runs the inverse case CASE (output base name BASE) to time END in DIR and
 #                             its replay in DIR/replay, and fails unless postprocess/inverse_report.py
 #                             finds every marker within ERROR [m] of its target and the replay's
-#                             probes within 1e-9 m of the inverse run's; the report is in DIR/report.txt.
+#                             probes within REPLAY [m] (default 1e-9) of the inverse run's; the report is in
+#                             DIR/report.txt.
 hydrostat=$1
 mpiexec=$2
 python=$3
@@ -50,7 +51,7 @@ run_inverse() {
   run_case "$1" "$2" "$3" --set "Time stepping/End time=$5" --set "Output/Directory=$1" --set "Output/ParaView=false"
   mkdir -p "$1/replay"
   run_case "$1/replay" "$2" "$1/$4_replay.prm"
-  "$python" postprocess/inverse_report.py "$1" --end "$5" --error "$6" --replay 1e-9 | tee "$1/report.txt"
+  "$python" postprocess/inverse_report.py "$1" --end "$5" --error "$6" --replay "${7:-1e-9}" | tee "$1/report.txt"
   grep -q "^FAIL" "$1/report.txt" && exit 1
   return 0
 }
