@@ -84,11 +84,12 @@ namespace hydrostat
       step_controller->start(*this);
   }
 
-  bool StepSolver::evaluate(const Vector &u, const double dt, Vector &residual, TrilinosWrappers::SparseMatrix *tangent)
+  bool StepSolver::assemble_at(const Vector &u, const double dt, Vector &residual,
+                               TrilinosWrappers::SparseMatrix *tangent, AffineConstraints<double> &homogeneous)
   {
     Vector u_ghost = accepted.ghosted_vector();
     u_ghost        = u;
-    AffineConstraints<double> inhomogeneous, homogeneous;
+    AffineConstraints<double> inhomogeneous;
     constraints.make(problem.dof_handler(), problem.relevant_dofs(), u_ghost, accepted.time() + dt, inhomogeneous,
                      homogeneous);
     Vector rhs = accepted.owned_vector();
@@ -96,17 +97,18 @@ namespace hydrostat
                             homogeneous);
   }
 
+  bool StepSolver::evaluate(const Vector &u, const double dt, Vector &residual, TrilinosWrappers::SparseMatrix *tangent)
+  {
+    AffineConstraints<double> homogeneous;
+    return assemble_at(u, dt, residual, tangent, homogeneous);
+  }
+
   void StepSolver::sensitivities(const Vector &u, const double dt, std::vector<Vector> &derivatives)
   {
-    Vector u_ghost = accepted.ghosted_vector();
-    u_ghost        = u;
-    AffineConstraints<double> inhomogeneous, homogeneous;
-    constraints.make(problem.dof_handler(), problem.relevant_dofs(), u_ghost, accepted.time() + dt, inhomogeneous,
-                     homogeneous);
-    Vector residual = accepted.owned_vector(), rhs = accepted.owned_vector();
-    AssertThrow(
-      problem.assemble(step_to(dt), u, accepted, residual, &problem.tangent(), &rhs, homogeneous, homogeneous),
-      ExcMessage("The tangent of the sensitivities is evaluated at a converged state with J <= 0."));
+    AffineConstraints<double> homogeneous;
+    Vector                    residual = accepted.owned_vector();
+    AssertThrow(assemble_at(u, dt, residual, &problem.tangent(), homogeneous),
+                ExcMessage("The tangent of the sensitivities is evaluated at a converged state with J <= 0."));
     linear_solver.renew_factorization();
     for (Vector &derivative : derivatives)
       {

@@ -2,6 +2,7 @@
 
 #include <deal.II/base/conditional_ostream.h>
 #include <deal.II/base/timer.h>
+#include <deal.II/lac/affine_constraints.h>
 #include <deal.II/lac/trilinos_vector.h>
 
 #include <hydrostat/assembly/assembler.h>
@@ -110,6 +111,10 @@ namespace hydrostat
     /// Newton, and again while a term updates its multipliers at the converged u₊ (eq. (68)) or
     /// the StepController its inputs (eq. (74)).
     bool solve_augmented(const double dt, Vector &u);
+    /// The residual (and, if @p tangent, the tangent) of the step to time + @p dt at @p u, with the
+    /// constraints of a correction there in @p homogeneous; false if J ≤ 0 somewhere.
+    bool assemble_at(const Vector &u, const double dt, Vector &residual,
+                     dealii::TrilinosWrappers::SparseMatrix *tangent, dealii::AffineConstraints<double> &homogeneous);
     /// Makes u₊ = @p u_new the accepted state at time + dt.
     void accept(const double dt, const Vector &u_new);
 
