@@ -42,12 +42,6 @@ def with_positions(targets, reference):
     return data
 
 
-def read_targets(path):
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    return {k: np.array([float(r[k]) for r in rows]) for k in rows[0]}
-
-
 def bend_summary(name, data):
     indices, _ = om.axis(data)
     points = om.axis_points(data, indices)
@@ -88,7 +82,7 @@ def main():
             writer.writerow([f"{t[r]:.6g}"] + [f"{targets[k][r]:.7e}" for k in written])
     print(f"wrote {args.out_csv}: {len(t)} rows to t = {t[-1]:.3f} s, {len(columns) // 6} markers")
     bend_summary("forward run", forward)
-    bend_summary("targets (as written)", with_positions(read_targets(args.out_csv), om.probes(forward)))
+    bend_summary("targets (as written)", with_positions(om.load_csv(args.out_csv), om.probes(forward)))
 
 
 if __name__ == "__main__":

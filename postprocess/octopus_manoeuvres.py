@@ -46,13 +46,25 @@ import numpy as np
 HANASSY_STRAIN = (0.57, 0.41)
 
 
+def load_csv(path):
+    """The columns of a CSV file with a header row, by name."""
+    with open(path) as f:
+        rows = list(csv.DictReader(f))
+    return {k: np.array([float(r[k]) for r in rows]) for k in rows[0]}
+
+
 def load(directory):
     path = os.path.join(directory, "octopus.csv")
     if not os.path.exists(path):
         sys.exit(f"{path} not found: run hydrostat on a parameters/octopus_<manoeuvre>.prm case first")
-    with open(path) as f:
-        rows = list(csv.DictReader(f))
-    return {k: np.array([float(r[k]) for r in rows]) for k in rows[0]}
+    return load_csv(path)
+
+
+def window_rows(t, r, window):
+    """The rows a, b nearest t[r] -+ window for a central difference at row r, or None where the
+    run does not reach half a window on either side."""
+    a, b = np.searchsorted(t, t[r] - window), np.searchsorted(t, t[r] + window, side="right") - 1
+    return (a, b) if t[r] - t[a] >= 0.5 * window and t[b] - t[r] >= 0.5 * window else None
 
 
 def probes(data):
@@ -170,9 +182,10 @@ def reach_metrics(data, points, strain, front_speed=0.2, length=0.1, window=0.02
     # moves between probes 5 mm apart, so row-to-row differences are dominated by that jitter.
     speed, speed_z = np.full(len(t), np.nan), np.full(len(t), np.nan)
     for r in range(len(t)):
-        a, b = np.searchsorted(t, t[r] - window), np.searchsorted(t, t[r] + window, side="right") - 1
-        if t[r] - t[a] < 0.5 * window or t[b] - t[r] < 0.5 * window or np.isnan(z[a]) or np.isnan(z[b]):
+        rows = window_rows(t, r, window)
+        if rows is None or np.isnan(z[rows[0]]) or np.isnan(z[rows[1]]):
             continue
+        a, b = rows
         speed[r] = np.linalg.norm(x[b] - x[a]) / (t[b] - t[a])
         speed_z[r] = (z[b] - z[a]) / (t[b] - t[a])
     m = {"time": t, "Z": z, "speed": speed, "speed_Z": speed_z}

@@ -24,13 +24,13 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import octopus_manoeuvres as om  # noqa: E402
-from bell_targets import read_targets, with_positions  # noqa: E402
+from bell_targets import with_positions  # noqa: E402
 
 
 def read(path):
     if not os.path.exists(path):
         sys.exit(f"{path} not found: run parameters/octopus_reach_bell_inverse.prm first")
-    return read_targets(path)
+    return om.load_csv(path)
 
 
 def profile(inverse, name):
@@ -45,9 +45,10 @@ def profile(inverse, name):
 def speed(t, z, window=0.05):
     v = np.full(len(t), np.nan)
     for r in range(len(t)):
-        a, b = np.searchsorted(t, t[r] - window), np.searchsorted(t, t[r] + window, side="right") - 1
-        if t[r] - t[a] >= 0.5 * window and t[b] - t[r] >= 0.5 * window and not np.isnan(z[a] + z[b]):
-            v[r] = (z[b] - z[a]) / (t[b] - t[a])
+        rows = om.window_rows(t, r, window)
+        if rows is not None:
+            a, b = rows
+            v[r] = (z[b] - z[a]) / (t[b] - t[a])  # NaN where the front is not found
     return v
 
 

@@ -21,6 +21,14 @@ namespace hydrostat
       const auto &kinks = law.force_length_kinks();
       return 1.0 + 0.5 * (kinks[2] + kinks[3]);
     }
+
+    /// fa at point @p p from the values of its group's controls, value(k) of node k (eq. (76)); a
+    /// uniform group has the one control 0 with weight 1.
+    template <typename Value>
+    double at_nodes(const MuscleGroups::GroupAtPoint &p, const Value &value)
+    {
+      return p.weight == 1 ? value(p.node) : p.weight * value(p.node) + (1 - p.weight) * value(p.node + 1);
+    }
   } // namespace
 
   void MuscleGroups::declare_parameters(ParameterHandler &prm)
@@ -291,14 +299,9 @@ namespace hydrostat
         case Group::Source::expression:
           return {std::clamp(g.level->value(X, t), 0.0, 1.0), 0.0};
         case Group::Source::table:
-          return {g.nodes.empty() ?
-                    g.tables[0].value(t) :
-                    p.weight * g.tables[p.node].value(t) + (1 - p.weight) * g.tables[p.node + 1].value(t),
-                  0.0};
+          return {at_nodes(p, [&](const unsigned int k) { return g.tables[k].value(t); }), 0.0};
         case Group::Source::controlled:
-          return {g.nodes.empty() ? g.controls[0] :
-                                    p.weight * g.controls[p.node] + (1 - p.weight) * g.controls[p.node + 1],
-                  0.0};
+          return {at_nodes(p, [&](const unsigned int k) { return g.controls[k]; }), 0.0};
         case Group::Source::stimulation:
           {
             const double          lambda_opt = optimal_stretch(p.law);
