@@ -123,7 +123,7 @@ namespace hydrostat
       }
   }
 
-  bool StepSolver::newton_solve(const double dt, Vector &u, const bool from_u)
+  bool StepSolver::newton_solve(const double dt, Vector &u, const bool from_u, const bool fresh_factorization)
   {
     // Newton starts from the Newmark predictor: starting from u_n instead makes the first Newton
     // step linearise every rotation of the step, which in bending of nearly incompressible tissue
@@ -181,7 +181,8 @@ namespace hydrostat
     newton_problem.try_step  = [&](const double alpha) { cell_fields.try_step(alpha); };
     newton_problem.take_step = [&](const double alpha) { cell_fields.take_step(alpha); };
     cell_fields.start();
-    linear_solver.renew_factorization();
+    if (fresh_factorization)
+      linear_solver.renew_factorization();
     bool converged = newton_solver->solve(newton_problem, u);
     // A predictor that inverts an element (the extrapolation overshoots where the motion turns)
     // is not a reason to cut the step: start again from the accepted accepted.
@@ -291,7 +292,9 @@ namespace hydrostat
               }
             ++counts.control_updates;
           }
-        converged = newton_solve(dt, u, true);
+        // After a controller's update the factorisation of its sensitivities (at the converged
+        // state of the previous activations) preconditions the first solves.
+        converged = newton_solve(dt, u, true, augmented);
         counts.newton_iterations += newton_solver->iterations();
       }
     return converged;

@@ -81,6 +81,8 @@ namespace hydrostat
           exciters.push_back({g, k});
     accepted.assign(exciters.size(), 0.0);
     current = accepted;
+    rates.assign(exciters.size(), 0.0);
+    previous_rates = rates;
     apply(current);
   }
 
@@ -164,13 +166,25 @@ namespace hydrostat
   {
     probes =
       std::make_unique<PointProbes>(solver.assembler().dof_handler(), parameters.targets.markers(), "Inverse/Markers");
-    error       = errors(solver.state().u_ghosted(), solver.state().time());
-    initial_row = row(solver.state().time());
+    error         = errors(solver.state().u_ghosted(), solver.state().time());
+    initial_row   = row(solver.state().time());
+    accepted_time = solver.state().time();
   }
 
-  void TrackingController::start_step(const double)
+  void TrackingController::start_step(const double t)
   {
-    current = accepted;
+    // The step starts from the activations extrapolated with the smaller of the last two steps'
+    // rates, and with none where they differ in sign (minmod, the limiter of TVD schemes: a
+    // zig-zag of the activations is not amplified). Along a smooth time course the first update
+    // is then of second order in the step, and the step again from it short.
+    const double dt = t - accepted_time;
+    for (unsigned int k = 0; k < exciters.size(); ++k)
+      {
+        const double slope = rates[k] * previous_rates[k] <= 0                ? 0.0 :
+                             std::abs(rates[k]) < std::abs(previous_rates[k]) ? rates[k] :
+                                                                                previous_rates[k];
+        current[k]         = std::clamp(accepted[k] + dt * slope, 0.0, 1.0);
+      }
     apply(current);
     updates = 0;
     radius  = 1;
@@ -324,7 +338,14 @@ namespace hydrostat
 
   void TrackingController::commit(const StepSolver &solver)
   {
-    accepted = current;
+    const double dt = solver.state().time() - accepted_time;
+    for (unsigned int k = 0; k < exciters.size(); ++k)
+      {
+        previous_rates[k] = rates[k];
+        rates[k]          = (current[k] - accepted[k]) / dt;
+      }
+    accepted      = current;
+    accepted_time = solver.state().time();
     total_updates += updates;
     ++steps;
     write(row(solver.state().time()));

@@ -106,8 +106,10 @@ namespace hydrostat
     /// What an evaluation of the step to time + @p dt evaluates.
     Step step_to(const double dt) const;
     /// Newton for the step to time + @p dt: the converged u₊ in @p u, or false. It starts from the
-    /// Newmark predictor, or from @p u if @p from_u (a solve again after an augmentation).
-    bool newton_solve(const double dt, Vector &u, const bool from_u = false);
+    /// Newmark predictor, or from @p u if @p from_u (a solve again after an augmentation). Without
+    /// @p fresh_factorization the linear solver's current factorisation or preconditioner is
+    /// kept for its first solves.
+    bool newton_solve(const double dt, Vector &u, const bool from_u = false, const bool fresh_factorization = true);
     /// Newton, and again while a term updates its multipliers at the converged u₊ (eq. (68)) or
     /// the StepController its inputs (eq. (74)).
     bool solve_augmented(const double dt, Vector &u);

@@ -90,9 +90,11 @@ namespace hydrostat
     std::vector<Control>         exciters; // the activations the run chooses
     std::unique_ptr<PointProbes> probes;
     std::unique_ptr<CsvSeries>   csv;
-    std::vector<double>          accepted, current; // activations of the last step and of this one
-    std::vector<double>          error;             // at the last converged solve
-    std::vector<double>          initial_row;       // of t = 0
+    std::vector<double>          accepted, current;     // activations of the last step and of this one
+    std::vector<double>          rates, previous_rates; // da/dt over the last step and the one before [1/s]
+    double                       accepted_time = 0;     // the end of the last step [s]
+    std::vector<double>          error;                 // at the last converged solve
+    std::vector<double>          initial_row;           // of t = 0
     struct Linearisation
     {
       Vector                     u;         // converged for a
