@@ -389,6 +389,37 @@ namespace hydrostat
     return !Utilities::MPI::logical_or(inverted, communicator);
   }
 
+  void Assembler::assemble_control_derivatives(const Step &step, const Vector &u, const State &accepted,
+                                               const ControlColumns &columns, std::vector<Vector> &derivatives,
+                                               const AffineConstraints<double> &homogeneous)
+  {
+    TimerOutput::Scope scope(timer, "assembly");
+    Vector             u_ghost(owned, relevant, communicator);
+    u_ghost = u;
+    for (Vector &derivative : derivatives)
+      derivative = 0;
+    ScratchData                          scratch(*fe, *cell_quadrature, *face_quadrature, element);
+    std::vector<dealii::Vector<double>>  local(derivatives.size(), dealii::Vector<double>(fe->n_dofs_per_cell()));
+    std::vector<types::global_dof_index> cell_dofs(fe->n_dofs_per_cell());
+    for (const auto &cell : dofs.active_cell_iterators())
+      if (cell->is_locally_owned())
+        {
+          AssertThrow(reinit_cell(cell, step, u_ghost, accepted, scratch),
+                      ExcMessage("The control derivatives are evaluated at a state with J <= 0."));
+          for (dealii::Vector<double> &column : local)
+            column = 0;
+          const CellState cell_state = state_of(cell, step, scratch);
+          for (unsigned int q = 0; q < scratch.shapes.JxW.size(); ++q)
+            for (const Term *term : cell_terms)
+              term->add_control_derivatives(cell_state, q, columns, local);
+          cell->get_dof_indices(cell_dofs);
+          for (unsigned int k = 0; k < derivatives.size(); ++k)
+            homogeneous.distribute_local_to_global(local[k], cell_dofs, derivatives[k]);
+        }
+    for (Vector &derivative : derivatives)
+      derivative.compress(VectorOperation::add);
+  }
+
   void Assembler::assemble_cell(const CellIterator &cell, const Step &step, const Vector &u_ghost,
                                 const State &accepted, const bool with_tangent, ScratchData &scratch, CopyData &copy)
   {

@@ -84,14 +84,19 @@ namespace hydrostat
       step_controller->start(*this);
   }
 
-  bool StepSolver::assemble_at(const Vector &u, const double dt, Vector &residual,
-                               TrilinosWrappers::SparseMatrix *tangent, AffineConstraints<double> &homogeneous)
+  void StepSolver::constraints_at(const Vector &u, const double dt, AffineConstraints<double> &homogeneous) const
   {
     Vector u_ghost = accepted.ghosted_vector();
     u_ghost        = u;
     AffineConstraints<double> inhomogeneous;
     constraints.make(problem.dof_handler(), problem.relevant_dofs(), u_ghost, accepted.time() + dt, inhomogeneous,
                      homogeneous);
+  }
+
+  bool StepSolver::assemble_at(const Vector &u, const double dt, Vector &residual,
+                               TrilinosWrappers::SparseMatrix *tangent, AffineConstraints<double> &homogeneous)
+  {
+    constraints_at(u, dt, homogeneous);
     Vector rhs = accepted.owned_vector();
     return problem.assemble(step_to(dt), u, accepted, residual, tangent, tangent ? &rhs : nullptr, homogeneous,
                             homogeneous);
@@ -101,6 +106,14 @@ namespace hydrostat
   {
     AffineConstraints<double> homogeneous;
     return assemble_at(u, dt, residual, tangent, homogeneous);
+  }
+
+  void StepSolver::control_derivatives(const Vector &u, const double dt, const ControlColumns &columns,
+                                       std::vector<Vector> &derivatives)
+  {
+    AffineConstraints<double> homogeneous;
+    constraints_at(u, dt, homogeneous);
+    problem.assemble_control_derivatives(step_to(dt), u, accepted, columns, derivatives, homogeneous);
   }
 
   void StepSolver::sensitivities(const Vector &u, const double dt, std::vector<Vector> &derivatives)

@@ -353,6 +353,32 @@ namespace hydrostat
     return total;
   }
 
+  void MuscleGroups::control_derivatives(
+    const PointData &point, const Tensor<2, 3> &F, const Tensor<2, 3> &F_dot,
+    const std::function<void(unsigned int, unsigned int, const Tensor<2, 3> &)> &add) const
+  {
+    for (const GroupAtPoint &p : point)
+      {
+        const Group &g = groups[p.group];
+        if (g.source != Group::Source::controlled)
+          continue;
+        Tensor<2, 3> dP;
+        for (unsigned int f = 0; f < g.families.size(); ++f)
+          {
+            const FibreKinematics fibre(F, g.rate_dependent ? F_dot : Tensor<2, 3>(), p.N[f]);
+            // σm0(fa = 1) − σm0(fa = 0): σmax fl fv, the passive stress cancels (P = σm0 m ⊗ N).
+            const double dsigma = g.constant_law ?
+                                    *g.law.max_isometric_stress :
+                                    p.law.evaluate(fibre.strain(), fibre.stretch_rate, 1, 0).stress.value -
+                                      p.law.evaluate(fibre.strain(), fibre.stretch_rate, 0, 0).stress.value;
+            dP += dsigma * dealii::outer_product(fibre.m, fibre.N);
+          }
+        add(p.group, p.node, p.weight * dP);
+        if (p.weight != 1)
+          add(p.group, p.node + 1, (1 - p.weight) * dP);
+      }
+  }
+
   void MuscleGroups::commit(PointData &point, const Point<3> &X, const Tensor<2, 3> &F, const double t,
                             const double dt) const
   {

@@ -143,6 +143,16 @@ namespace hydrostat
     add_stress_divergence(cell.shapes, q, r.total.P, r.total.A, out.internal, out.with_tangent ? &out.matrix : nullptr);
   }
 
+  void SolidStress::add_control_derivatives(const CellState &cell, const unsigned int q, const ControlColumns &columns,
+                                            std::vector<dealii::Vector<double>> &out) const
+  {
+    const Tensor<4, 3> no_tangent;
+    model.control_derivatives(cell, q, [&](const unsigned int group, const unsigned int node, const Tensor<2, 3> &dP) {
+      if (const unsigned int column = columns[group][node]; column != numbers::invalid_unsigned_int)
+        add_stress_divergence(cell.shapes, q, dP, no_tangent, out[column], nullptr);
+    });
+  }
+
   void SolidStress::add_point_energy(const CellState &cell, const unsigned int q, CellEnergy &out) const
   {
     const PointModel::Response r = model.evaluate(cell, q, PointModel::energy | PointModel::parts);

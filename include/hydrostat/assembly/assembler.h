@@ -87,6 +87,14 @@ namespace hydrostat
     bool assemble(const Step &step, const Vector &u, const State &accepted, Vector &residual, Matrix *tangent,
                   Vector *rhs, const dealii::AffineConstraints<double> &inhomogeneous,
                   const dealii::AffineConstraints<double> &homogeneous);
+    /**
+     * ∂R/∂c of @p step at @p u for the controls of muscle groups in @p columns
+     * (Term::add_control_derivatives(), theory.md eq. (74)), one cell loop for all of them: column
+     * k into @p derivatives[k] (owned entries), constrained rows by @p homogeneous.
+     */
+    void assemble_control_derivatives(const Step &step, const Vector &u, const State &accepted,
+                                      const ControlColumns &columns, std::vector<Vector> &derivatives,
+                                      const dealii::AffineConstraints<double> &homogeneous);
     /// Force scale of the last assembly [N]: √(Σ_cells |f_int,cell|² + |f_ext,cell|²), f_int with
     /// inertia and damping; the reference of Newton's relative residual test (theory.md §10).
     double force_scale() const { return scale; }

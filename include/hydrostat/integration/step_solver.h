@@ -83,6 +83,10 @@ namespace hydrostat
     /// constrained rows of the step's constraints (homogeneous). False if an element inverts.
     bool evaluate(const Vector &u, const double dt, Vector &residual, dealii::TrilinosWrappers::SparseMatrix *tangent);
 
+    /// ∂R/∂c at @p u of the step to time + @p dt for the controls of muscle groups in @p columns,
+    /// column k into @p derivatives[k] (constrained rows zero; Assembler::assemble_control_derivatives()).
+    void control_derivatives(const Vector &u, const double dt, const ControlColumns &columns,
+                             std::vector<Vector> &derivatives);
     /**
      * The sensitivities of the step's solution to parameters of the residual (theory.md eq. (73)):
      * each of @p derivatives, ∂R/∂p at the converged @p u of the step to time + @p dt (constrained
@@ -113,6 +117,8 @@ namespace hydrostat
     /// Newton, and again while a term updates its multipliers at the converged u₊ (eq. (68)) or
     /// the StepController its inputs (eq. (74)).
     bool solve_augmented(const double dt, Vector &u);
+    /// The constraints of a correction of the step to time + @p dt at @p u, in @p homogeneous.
+    void constraints_at(const Vector &u, const double dt, dealii::AffineConstraints<double> &homogeneous) const;
     /// The residual (and, if @p tangent, the tangent) of the step to time + @p dt at @p u, with the
     /// constraints of a correction there in @p homogeneous; false if J ≤ 0 somewhere.
     bool assemble_at(const Vector &u, const double dt, Vector &residual,

@@ -10,6 +10,7 @@
 #include <hydrostat/io/output_files.h>
 #include <hydrostat/io/point_probes.h>
 #include <hydrostat/muscle/muscle_groups.h>
+#include <hydrostat/physics/term.h>
 
 #include <memory>
 #include <string>
@@ -71,6 +72,17 @@ namespace hydrostat
     /// The model of the step's solution around the converged @p u of the current activations:
     /// the sensitivities (73) and the markers' S.
     void linearise(StepSolver &solver, const Vector &u, const double dt);
+    /// An update of the activations from the linearisation (model) and marker errors @p e.
+    struct Plan
+    {
+      std::vector<double> delta;        // δ of eq. (75)
+      double              largest  = 0; // max |δ_k|
+      double              promised = 0; // the decrease of the objective it promises
+    };
+    /// The box QP of eq. (75) at the current activations, with the model's S and errors @p e.
+    Plan plan(const std::vector<double> &e) const;
+    /// Whether @p p changes too little to be taken at objective @p J ('Tolerance', 'Objective tolerance').
+    bool settled(const Plan &p, const double J) const;
     /// Marker displacement minus target of each targeted component at @p u_ghosted and time @p t.
     std::vector<double> errors(const Vector &u_ghosted, const double t) const;
     /// The CSV row of the accepted step at time @p t.
@@ -88,6 +100,7 @@ namespace hydrostat
       unsigned int group, node; // node of the group's Control nodes, 0 for a uniform activation
     };
     std::vector<Control>         exciters; // the activations the run chooses
+    ControlColumns               columns;  // exciter k of each control of the groups (or none)
     std::unique_ptr<PointProbes> probes;
     std::unique_ptr<CsvSeries>   csv;
     std::vector<double>          accepted, current;     // activations of the last step and of this one

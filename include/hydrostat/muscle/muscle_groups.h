@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -112,6 +113,14 @@ namespace hydrostat
     NominalStressTangent response(const PointData &point, const dealii::Point<3> &X, const Tensor<2, 3> &F,
                                   const Tensor<2, 3> &F_dot, const double alpha, const double t, const double dt,
                                   std::vector<PointOutput> *output = nullptr) const;
+
+    /**
+     * ∂P/∂a of each control of a controlled group at a point (theory.md eq. (74)): P is linear
+     * in fa, so it is the fibre stress of fa = 1 less that of fa = 0, times the control's weight
+     * at the point (eq. (76)); given to @p add as (group, node, ∂P/∂a).
+     */
+    void control_derivatives(const PointData &point, const Tensor<2, 3> &F, const Tensor<2, 3> &F_dot,
+                             const std::function<void(unsigned int, unsigned int, const Tensor<2, 3> &)> &add) const;
 
     /// Advances the stored activation states over an accepted step to time @p t.
     void commit(PointData &point, const dealii::Point<3> &X, const Tensor<2, 3> &F, const double t,

@@ -13,6 +13,7 @@
 #include <hydrostat/muscle/muscle_groups.h>
 #include <hydrostat/physics/term.h>
 
+#include <functional>
 #include <vector>
 
 namespace hydrostat
@@ -78,6 +79,13 @@ namespace hydrostat
 
     /// The response at point @p q of @p cell, at the state and step the cell was prepared for.
     Response evaluate(const CellState &cell, const unsigned int q, const unsigned int needs) const;
+
+    /// ∂P/∂a of the controls of controlled groups at point @p q (MuscleGroups::control_derivatives()).
+    void control_derivatives(const CellState &cell, const unsigned int q,
+                             const std::function<void(unsigned int, unsigned int, const Tensor<2, 3> &)> &add) const
+    {
+      muscle_groups.control_derivatives(point(cell.cell, q), cell.kinematics.F[q], cell.kinematics.F_dot[q], add);
+    }
 
     const MuscleGroups &muscles() const { return muscle_groups; }
 

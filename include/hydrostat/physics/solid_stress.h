@@ -34,6 +34,8 @@ namespace hydrostat
     std::string report() const override;
     bool        on_cells() const override { return true; }
     void        add_point(const CellState &cell, const unsigned int q, CellContribution &out) const override;
+    void        add_control_derivatives(const CellState &cell, const unsigned int q, const ControlColumns &columns,
+                                        std::vector<dealii::Vector<double>> &out) const override;
     void        add_point_energy(const CellState &cell, const unsigned int q, CellEnergy &out) const override;
 
     std::vector<CellField> output_fields() const override;

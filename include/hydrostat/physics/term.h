@@ -108,6 +108,10 @@ namespace hydrostat
     dealii::Vector<double> external, dissipated, active;
   };
 
+  /// The column of ∂R/∂c that each control c of a controlled muscle group fills, [group][node]
+  /// (dealii::numbers::invalid_unsigned_int: not asked for; theory.md eq. (74)).
+  using ControlColumns = std::vector<std::vector<unsigned int>>;
+
   /// A cell field of the ParaView output (a volume average over the cell).
   struct CellField
   {
@@ -158,6 +162,12 @@ namespace hydrostat
     virtual bool on_cells() const { return false; }
     /// Adds the term at point @p q of a cell.
     virtual void add_point(const CellState & /*cell*/, const unsigned int /*q*/, CellContribution & /*out*/) const {}
+    /// Adds ∂f_int/∂c at point @p q of a cell for the controls in @p columns, into
+    /// @p out[column] (terms whose force depends on the controls of muscle groups).
+    virtual void add_control_derivatives(const CellState & /*cell*/, const unsigned int /*q*/,
+                                         const ControlColumns & /*columns*/,
+                                         std::vector<dealii::Vector<double>> & /*out*/) const
+    {}
     /// Whether add_face() contributes on faces of boundary id @p id.
     virtual bool on_boundary(const unsigned int /*id*/) const { return false; }
     /// Adds the term on one boundary face.
