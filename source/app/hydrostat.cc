@@ -26,8 +26,10 @@ namespace
   hydrostat --check CASE.prm [--set PATH=VALUE]...
                                    parse CASE.prm and build its mesh without running
   hydrostat --print-parameters [SUBSECTION]
-                                   print every parameter with its default and documentation, or
-                                   those of one subsection (e.g. Contact, "Muscles/Group 1")
+                                   print every parameter with its default and documentation (a
+                                   numbered block that repeats the one before it, e.g. Group 2 …
+                                   Group 6, once), or those of one subsection (e.g. Contact,
+                                   "Muscles/Group 1")
   hydrostat --version              print the program version, git commit, deal.II and Trilinos versions
   hydrostat --help                 this text
 --set overrides one parameter of CASE.prm and may be repeated; PATH is the subsection path and the
@@ -36,8 +38,8 @@ like a line of the file. --resume continues the run from the newest complete che
 output directory (same case, overrides and number of ranks; see 'Output/Checkpoint interval');
 SIGTERM or SIGUSR1 make a run write a checkpoint at the end of the current step and exit with
 status 3. --quiet reports progress at every 10 % only. Ready-to-run cases are in parameters/;
-output (ParaView .pvd, CSV time series, parameters.prm and run.json with the provenance and
-statistics of the run) goes to the directory named in the case's 'Output' subsection.
+output (ParaView .pvd, CSV time series, parameters.prm, parameters_changed.prm with the entries
+that differ from their defaults, and run.json with the provenance and statistics of the run) goes to the directory named in the case's 'Output' subsection.
 )";
 
   /// The command line: what to do, the case file and the --set overrides.
@@ -140,6 +142,95 @@ statistics of the run) goes to the directory named in the case's 'Output' subsec
       names += (names.empty() ? "" : ", ") + name;
     hydrostat::require(found, "--print-parameters '" + path + "': no such subsection, the top-level ones are " + names +
                                 " (nested: e.g. \"Muscles/Group 1\").");
+    return out.str();
+  }
+
+  /**
+   * @p text (PRM format) with the numbered sibling subsections X k+1 … X N that repeat X k printed
+   * once, as X k and one comment line: their entries, defaults and documentation are X k's, a line
+   * that differs only by holding its own number where X k's holds k (a default Name) included.
+   */
+  std::string collapse_repeated_blocks(const std::string &text)
+  {
+    std::vector<std::string> lines;
+    std::istringstream       in(text);
+    for (std::string line; std::getline(in, line);)
+      lines.push_back(line);
+    // The number of the block that opens at line @p i ("subsection NAME k"), its name and indent.
+    const auto opening = [&](const std::size_t i, std::string &indent, std::string &name) -> int {
+      const std::string &line  = lines[i];
+      const std::size_t  start = line.find_first_not_of(' ');
+      if (start == std::string::npos || line.compare(start, 11, "subsection ") != 0)
+        return -1;
+      const std::size_t space  = line.find_last_of(' ');
+      const std::string digits = line.substr(space + 1);
+      if (space < start + 11 || digits.empty() || digits.find_first_not_of("0123456789") != std::string::npos)
+        return -1;
+      indent = line.substr(0, start);
+      name   = line.substr(start + 11, space - start - 11);
+      return std::stoi(digits);
+    };
+    // The line that closes the block opening at @p i.
+    const auto closing = [&](const std::size_t i, const std::string &indent) {
+      std::size_t j = i + 1;
+      while (j < lines.size() && lines[j] != indent + "end")
+        ++j;
+      return j;
+    };
+    // Whether line @p other of block @p k is @p line of block @p first, up to the block's number.
+    const auto same_line = [](const std::string &line, std::string other, const int k, const int first) {
+      const std::string number = std::to_string(k), replacement = std::to_string(first);
+      for (std::size_t at = other.find(number); other != line && at != std::string::npos;
+           at             = other.find(number, at + replacement.size()))
+        other.replace(at, number.size(), replacement);
+      return other == line;
+    };
+    std::ostringstream out;
+    for (std::size_t i = 0; i < lines.size(); ++i)
+      {
+        std::string indent, name;
+        const int   first = opening(i, indent, name);
+        if (first < 0)
+          {
+            out << lines[i] << "\n";
+            continue;
+          }
+        const std::size_t end = closing(i, indent);
+        for (std::size_t j = i; j <= end && j < lines.size(); ++j)
+          out << lines[j] << "\n";
+        // The blocks first + 1, first + 2, … that follow (after blank lines) with its lines.
+        int         last     = first;
+        bool        numbered = false; // a line differs by the block's number
+        std::size_t next     = end + 1;
+        while (true)
+          {
+            std::size_t j = next;
+            while (j < lines.size() && dealii::Utilities::trim(lines[j]).empty())
+              ++j;
+            std::string other_indent, other_name;
+            if (j >= lines.size() || opening(j, other_indent, other_name) != last + 1 || other_indent != indent ||
+                other_name != name)
+              break;
+            const std::size_t other_end = closing(j, indent);
+            bool              same      = other_end - j == end - i;
+            for (std::size_t l = 1; same && l < end - i; ++l)
+              {
+                same     = same_line(lines[i + l], lines[j + l], last + 1, first);
+                numbered = numbered || lines[i + l] != lines[j + l];
+              }
+            if (!same)
+              break;
+            ++last;
+            next = other_end + 1;
+          }
+        if (last > first)
+          out << "\n"
+              << indent << "# subsection " << name << " " << first + 1 << " … " << name << " " << last
+              << ": the same entries as " << name << " " << first
+              << (numbered ? " (with their own number in place of " + std::to_string(first) + ")" : std::string())
+              << "\n";
+        i = next - 1;
+      }
     return out.str();
   }
 
@@ -255,12 +346,14 @@ int main(int argc, char **argv)
           case Arguments::Action::print_parameters:
             if (arguments.subsection.empty())
               {
+                std::ostringstream text;
+                prm.print_parameters(text, dealii::ParameterHandler::PRM);
                 if (root)
-                  prm.print_parameters(std::cout, dealii::ParameterHandler::PRM);
+                  std::cout << collapse_repeated_blocks(text.str());
               }
             else
               {
-                const std::string text = subsection_text(prm, arguments.subsection);
+                const std::string text = collapse_repeated_blocks(subsection_text(prm, arguments.subsection));
                 if (root)
                   std::cout << text;
               }

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <iomanip>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace hydrostat
 {
@@ -43,6 +45,37 @@ namespace hydrostat
                 out << c;
           }
       out << '"';
+      return out.str();
+    }
+
+    /// The entries of @p prm whose values differ from their defaults (what the case file and --set
+    /// chose), in their subsections, as a parameter file: deal.II's PRM format marks each with its
+    /// '# default:'.
+    std::string changed_entries(const dealii::ParameterHandler &prm)
+    {
+      std::ostringstream all, out;
+      prm.print_parameters(all, dealii::ParameterHandler::PRM);
+      std::istringstream       lines(all.str());
+      std::vector<std::string> stack;
+      unsigned int             open = 0; // the subsections of the stack printed so far
+      for (std::string line; std::getline(lines, line);)
+        {
+          const std::string text = dealii::Utilities::trim(line);
+          if (text.rfind("subsection ", 0) == 0)
+            stack.push_back(text.substr(11));
+          else if (text == "end" && !stack.empty())
+            {
+              if (open == stack.size())
+                out << std::string(2 * --open, ' ') << "end\n";
+              stack.pop_back();
+            }
+          else if (const auto mark = text.find("# default:"); text.rfind("set ", 0) == 0 && mark != std::string::npos)
+            {
+              for (; open < stack.size(); ++open)
+                out << std::string(2 * open, ' ') << "subsection " << stack[open] << "\n";
+              out << std::string(2 * open, ' ') << dealii::Utilities::trim(text.substr(0, mark)) << "\n";
+            }
+        }
       return out.str();
     }
 
@@ -82,6 +115,9 @@ namespace hydrostat
                << program.git_commit << ") used it: '" << program.name << " parameters.prm' reruns it.\n";
     prm.print_parameters(parameters, dealii::ParameterHandler::ShortPRM);
     write_file_atomically(directory + "/parameters.prm", parameters.str());
+    write_file_atomically(directory + "/parameters_changed.prm",
+                          "# The parameters of this run that differ from their defaults (the case file and --set).\n" +
+                            changed_entries(prm));
     write_file_atomically(directory + "/run.json", json("running", "", false));
   }
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # provenance.sh HYDROSTAT PYTHON: a run with two --set overrides leaves parameters.prm and run.json in
 # its output directory; run.json says what ran (overrides, ranks, status) and parameters.prm, run
-# again, gives byte for byte the same CSV (the file holds every parameter as used, overrides included).
+# again, gives byte for byte the same CSV (the file holds every parameter as used, overrides included);
+# so does parameters_changed.prm, which holds only the entries that differ from their defaults.
 set -eu
 hydrostat=$1
 python=$2
@@ -30,6 +31,19 @@ if ! cmp "$dir/solution.csv" "$dir-rerun/solution.csv"; then
   echo "FAIL: rerunning parameters.prm gave a different solution.csv"
   exit 1
 fi
+grep -q "set End time *= 0.02$" "$dir/parameters_changed.prm" ||
+  { echo "FAIL: parameters_changed.prm lacks the --set End time"; exit 1; }
+if grep -q "set Relative tolerance" "$dir/parameters_changed.prm"; then
+  echo "FAIL: parameters_changed.prm holds an entry at its default"
+  exit 1
+fi
+rm -rf "$dir-changed"
+sed "s|set Directory *=.*|set Directory = $dir-changed|" "$dir/parameters_changed.prm" > "$dir/changed.prm"
+"$hydrostat" "$dir/changed.prm" > /dev/null
+if ! cmp "$dir/solution.csv" "$dir-changed/solution.csv"; then
+  echo "FAIL: rerunning parameters_changed.prm gave a different solution.csv"
+  exit 1
+fi
 lines=$(wc -l < "$dir/solution.csv")
 [ "$lines" -eq 4 ] || { echo "FAIL: $lines lines in solution.csv, expected a header, step 0 and 2 steps (End time 0.02)"; exit 1; }
-echo "OK: parameters.prm reruns the case to the same CSV ($lines lines)"
+echo "OK: parameters.prm and parameters_changed.prm ($(grep -c "set " "$dir/parameters_changed.prm") entries) rerun the case to the same CSV ($lines lines)"
