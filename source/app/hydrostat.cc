@@ -265,6 +265,11 @@ that differ from their defaults, and run.json with the provenance and statistics
             throw hydrostat::InputError("--set '" + entry + "': " + message);
           }
       }
+    // No Output/Directory: output/<case name>, so that a copied case writes beside, not over, its original.
+    prm.enter_subsection("Output");
+    if (prm.get("Directory").empty())
+      prm.set("Directory", "output/" + std::filesystem::path(arguments.case_file).stem().string());
+    prm.leave_subsection();
   }
 
   std::string output_directory(dealii::ParameterHandler &prm)

@@ -11,7 +11,10 @@ namespace hydrostat
   void RunOutput::declare_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Output");
-    prm.declare_entry("Directory", "output", Patterns::Anything(), "Directory for all output files.");
+    prm.declare_entry("Directory", "", Patterns::Anything(),
+                      "Directory for all output files. Empty: output/<the case file's name without .prm> in "
+                      "the working directory, so that a copied case never writes into its original's folder "
+                      "(output/solution for a case built in code).");
     prm.declare_entry("Base name", "solution", Patterns::Anything(), "Stem of the output file names.");
     prm.declare_entry("Interval", "1", Patterns::Integer(1), "Write ParaView output every N steps (and at the end).");
     prm.declare_entry("ParaView", "true", Patterns::Bool(), "Write the PVD/PVTU/VTU series.");
@@ -33,7 +36,7 @@ namespace hydrostat
   void RunOutput::parse_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Output");
-    directory           = prm.get("Directory");
+    directory           = prm.get("Directory").empty() ? std::string("output/solution") : prm.get("Directory");
     base_name           = prm.get("Base name");
     interval            = prm.get_integer("Interval");
     paraview            = prm.get_bool("ParaView");
