@@ -239,8 +239,21 @@ that differ from their defaults, and run.json with the provenance and statistics
   void read_case(dealii::ParameterHandler &prm, const Arguments &arguments)
   {
     hydrostat::require(std::filesystem::exists(arguments.case_file),
-                       "Case file '" + arguments.case_file + "' does not exist.");
-    prm.parse_input(arguments.case_file);
+                       "Case file '" + arguments.case_file + "' does not exist" +
+                         hydrostat::where_looked(arguments.case_file) + ".");
+    try
+      {
+        prm.parse_input(arguments.case_file);
+      }
+    catch (const dealii::ExceptionBase &error)
+      {
+        // An include that cannot be opened: say where it was looked for.
+        std::string       message = hydrostat::message_of(error);
+        const std::size_t start = message.find("the given file to include <"), end = message.find('>', start + 27);
+        if (start == std::string::npos || end == std::string::npos)
+          throw;
+        throw hydrostat::InputError(message + hydrostat::where_looked(message.substr(start + 27, end - start - 27)));
+      }
     for (const std::string &entry : arguments.overrides)
       {
         const auto equal = entry.find('=');

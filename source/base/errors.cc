@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <sstream>
 
 namespace hydrostat
@@ -57,6 +58,16 @@ namespace hydrostat
       return result;
     }
   } // namespace
+
+  std::string where_looked(const std::string &path)
+  {
+    const std::filesystem::path file(path);
+    if (file.is_absolute())
+      return " (looked for " + path + ")";
+    return " (looked for " + (std::filesystem::current_path() / file).lexically_normal().string() +
+           ": a relative path is taken from the working directory, " + std::filesystem::current_path().string() +
+           "; the shipped cases in parameters/ run from the repository root)";
+  }
 
   std::string message_of(const std::exception &error)
   {

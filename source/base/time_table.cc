@@ -14,8 +14,7 @@ namespace hydrostat
                        const double lower, const double upper)
   {
     std::ifstream file(path);
-    require(file.good(), "Parameter '" + parameter + "' = '" + path +
-                           "': no such file (a path relative to the working directory, or an absolute one).");
+    require(file.good(), "Parameter '" + parameter + "' = '" + path + "': no such file" + where_looked(path) + ".");
     const std::string where = "File '" + path + "' (parameter '" + parameter + "')";
     std::string       line;
     // Lines as written on Windows (CRLF) too: without the '\r' that ends them there.

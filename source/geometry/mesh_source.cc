@@ -144,8 +144,9 @@ namespace hydrostat
     if (param.type == Type::gmsh)
       {
         require(!param.mesh_file.empty(), "Parameter 'Mesh/Mesh file' is empty but Mesh/Type = gmsh.");
-        require(std::filesystem::exists(param.mesh_file),
-                "Mesh file '" + param.mesh_file + "' (parameter 'Mesh/Mesh file') does not exist.");
+        require(std::filesystem::exists(param.mesh_file), "Mesh file '" + param.mesh_file +
+                                                            "' (parameter 'Mesh/Mesh file') does not exist" +
+                                                            where_looked(param.mesh_file) + ".");
         // Gmsh would read anything else as a .geo script, and abort the program on a syntax error.
         std::ifstream file(param.mesh_file);
         std::string   first_line;

@@ -44,6 +44,10 @@ namespace hydrostat
   /// can make (a load that is NaN there), so that no rank is left waiting in a collective call.
   void require_on_all_ranks(const std::string &message, MPI_Comm comm);
 
+  /// Where a missing input file @p path was looked for, for its error message: " (looked for
+  /// /abs/path; relative paths are taken from the working directory, /cwd, ...)".
+  std::string where_looked(const std::string &path);
+
   /// The user-facing text of an exception: for deal.II exceptions only their message (what
   /// print_info() writes), without the source location that what() adds for developers; for
   /// others (InputError among them) what() on one line.
