@@ -39,7 +39,8 @@ output directory (same case, overrides and number of ranks; see 'Output/Checkpoi
 SIGTERM or SIGUSR1 make a run write a checkpoint at the end of the current step and exit with
 status 3. --quiet reports progress at every 10 % only. Ready-to-run cases are in parameters/;
 output (ParaView .pvd, CSV time series, parameters.prm, parameters_changed.prm with the entries
-that differ from their defaults, and run.json with the provenance and statistics of the run) goes to the directory named in the case's 'Output' subsection.
+that differ from their defaults, and run.json with the provenance and statistics of the run) goes
+to 'Output/Directory', by default output/<the case file's name without .prm>.
 )";
 
   /// The command line: what to do, the case file and the --set overrides.

@@ -366,11 +366,15 @@ namespace hydrostat
         for (unsigned int f = 0; f < g.families.size(); ++f)
           {
             const FibreKinematics fibre(F, g.rate_dependent ? F_dot : Tensor<2, 3>(), p.N[f]);
-            // σm0(fa = 1) − σm0(fa = 0): σmax fl fv, the passive stress cancels (P = σm0 m ⊗ N).
-            const double dsigma = g.constant_law ?
-                                    *g.law.max_isometric_stress :
-                                    p.law.evaluate(fibre.strain(), fibre.stretch_rate, 1, 0).stress.value -
-                                      p.law.evaluate(fibre.strain(), fibre.stretch_rate, 0, 0).stress.value;
+            // σm0(fa = 1) − σm0(fa = 0) = σmax fl fv: the passive stress cancels (P = σm0 m ⊗ N).
+            double dsigma = 0;
+            if (g.constant_law)
+              dsigma = *g.law.max_isometric_stress;
+            else
+              {
+                const auto law = p.law.evaluate(fibre.strain(), fibre.stretch_rate, 1, 0);
+                dsigma         = p.law.max_isometric_stress() * law.force_length * law.force_velocity;
+              }
             dP += dsigma * dealii::outer_product(fibre.m, fibre.N);
           }
         add(p.group, p.node, p.weight * dP);
