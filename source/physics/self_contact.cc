@@ -295,7 +295,6 @@ namespace hydrostat
     accepted.assign(owned.size() * n_q, PointRecord());
     candidates.assign(owned.size(), {});
     partners.assign(owned.size() * n_q, -1);
-    active.assign(owned.size() * n_q, 0);
     force_n.assign(surface_dofs.size(), 0.0);
     u_n.assign(surface_dofs.size(), 0.0);
     stale = false;
@@ -526,11 +525,16 @@ namespace hydrostat
     const Tensor<1, 3, Number> &xm     = pm.x;
     Tensor<1, 3, Number>        normal = cross_product_3d(pm.t[0], pm.t[1]);
     normal *= Number(double(master.sign) / normal.norm());
-    gap                   = (xs - xm) * normal;
-    const Number pressure = multipliers[k * n_q + q] - slave.penalty * gap;
+    gap = (xs - xm) * normal;
+    // λ_N = φ(λ̄ − ε g), the ramp with its kink rounded over ±w, w = tolerance · ε h (eq. (70a)):
+    // the residual is smooth in Newton's iterates, and a point presses from a gap of at most
+    // the penetration tolerance.
+    const Number trial = multipliers[k * n_q + q] - slave.penalty * gap;
+    const double width = controls.tolerance * slave.penalty * slave.size, s = value_of(trial);
     r.assign(ns + nm, Number(0.0));
-    if (!active[k * n_q + q])
-      return pressure;
+    if (s <= -width)
+      return Number(0.0);
+    const Number pressure = s < width ? (trial + width) * (trial + width) / (4 * width) : trial;
     // The slave point is pushed along n, the master face back at ξ* (a load: −f in the residual).
     const double w = weights[k][q];
     for (unsigned int n = 0; n < slave.n_nodes; ++n)
@@ -604,16 +608,6 @@ namespace hydrostat
       candidates = found;
     stale    = false;
     partners = select_partners(positions);
-    // The active set from there, fixed during the Newton solve as well: an active point is held by
-    // λ̄ − ε g even if that pulls, an inactive one is free even if it penetrates (augment()
-    // corrects both), so that the residual is smooth in Newton's iterates.
-    std::vector<char> trial(partners.size(), 0);
-    for_each_pair(positions, [&](const unsigned int k, const unsigned int q, const Partner &p) {
-      std::vector<double> r;
-      double              gap;
-      trial[k * n_q + q] = pair_residual(k, q, p, pair_positions(positions, k, p), r, gap) > 0;
-    });
-    active = trial;
     return changed;
   }
 
@@ -631,27 +625,28 @@ namespace hydrostat
     Utilities::MPI::max(constrained, comm, constrained);
 
     for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
-      if (!active[k * n_q + q])
+      // A point that does not press adds nothing; most points with a partner do not.
+      const std::vector<double> x = pair_positions(u, k, p);
+      std::vector<double>       r;
+      double                    gap;
+      if (!(pair_residual(k, q, p, x, r, gap) > 0))
         return;
       const unsigned int                         s    = owned[k];
       const std::vector<types::global_dof_index> dofs = pair_dofs(s, p.face);
       const unsigned int                         n    = dofs.size();
-      const std::vector<double>                  x    = pair_positions(u, k, p);
       std::vector<bool>                          free(n);
       for (unsigned int i = 0; i < n; ++i)
         free[i] = constrained[i < 3 * faces[s].n_nodes ? slots[s][i] : slots[p.face][i - 3 * faces[s].n_nodes]] == 0;
-      std::vector<double> r(n);
       if (out.matrix)
         {
           std::vector<ContactAD> x_ad(n), r_ad;
           for (unsigned int i = 0; i < n; ++i)
             x_ad[i] = ContactAD(n, i, x[i]);
-          ContactAD gap;
-          pair_residual(k, q, p, x_ad, r_ad, gap);
+          ContactAD gap_ad;
+          pair_residual(k, q, p, x_ad, r_ad, gap_ad);
           for (unsigned int i = 0; i < n; ++i)
             if (free[i])
               {
-                r[i] = r_ad[i].val();
                 std::vector<types::global_dof_index> columns;
                 std::vector<double>                  values;
                 for (unsigned int j = 0; j < n; ++j)
@@ -663,11 +658,6 @@ namespace hydrostat
                 out.matrix->add(dofs[i], columns.size(), columns.data(), values.data());
                 out.rhs->add(std::vector<types::global_dof_index>{dofs[i]}, std::vector<double>{-r[i]});
               }
-        }
-      else
-        {
-          double gap;
-          pair_residual(k, q, p, x, r, gap);
         }
       for (unsigned int i = 0; i < n; ++i)
         if (free[i])
@@ -683,20 +673,13 @@ namespace hydrostat
     const Positions     u     = gather(u_ghost);
     double              worst = 0;
     std::vector<double> updated(multipliers.size(), 0.0);
-    bool                switched = false; // a point to add to or drop from the active set
     for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
       std::vector<double> r;
       double              gap;
       const double        pressure = pair_residual(k, q, p, pair_positions(u, k, p), r, gap);
-      const double        depth    = std::abs(gap) / faces[owned[k]].size;
-      if (active[k * n_q + q])
-        {
-          updated[k * n_q + q] = std::max(pressure, 0.0);
-          switched             = switched || pressure < 0;
-          worst                = std::max(worst, depth);
-        }
-      else if (pressure > 0 && depth > controls.tolerance)
-        switched = true;
+      updated[k * n_q + q]         = pressure;
+      if (pressure > 0) // a penetrating point always presses (eq. (70a))
+        worst = std::max(worst, std::abs(gap) / faces[owned[k]].size);
     });
     // Partners chosen anew at the converged state: a point that presses, or would penetrate its
     // new partner, and has changed partner asks for the step again.
@@ -721,11 +704,10 @@ namespace hydrostat
           if (const auto p = partner(u, k, q, extra))
             missed = p->gap < 0;
       }
-    worst    = Utilities::MPI::max(worst, comm);
-    missed   = Utilities::MPI::logical_or(missed, comm);
-    moved    = Utilities::MPI::logical_or(moved, comm);
-    switched = Utilities::MPI::logical_or(switched, comm);
-    if ((worst <= controls.tolerance && !missed && !moved && !switched) || augmentations >= controls.max_augmentations)
+    worst  = Utilities::MPI::max(worst, comm);
+    missed = Utilities::MPI::logical_or(missed, comm);
+    moved  = Utilities::MPI::logical_or(moved, comm);
+    if ((worst <= controls.tolerance && !missed && !moved) || augmentations >= controls.max_augmentations)
       return false;
     multipliers = updated;
     stale       = missed;
@@ -754,8 +736,7 @@ namespace hydrostat
       const std::vector<double> x = pair_positions(u, k, p);
       std::vector<double>       r;
       double                    gap;
-      const double              trial    = pair_residual(k, q, p, x, r, gap);
-      const double              pressure = active[k * n_q + q] ? trial : 0.0;
+      const double              pressure = pair_residual(k, q, p, x, r, gap);
       // da/dA of the slave face at the point: the Cauchy pressure is λ_N dA/da.
       const FaceBasis<double> at_q(degree, faces[s].n_nodes, points.point(q)[0], points.point(q)[1]);
       const auto              now = face_point<double>(at_q, faces[s].n_nodes, [&](const unsigned int n) {
@@ -765,7 +746,7 @@ namespace hydrostat
       const double            area_ratio =
         cross_product_3d(now.t[0], now.t[1]).norm() / cross_product_3d(ref.t[0], ref.t[1]).norm();
       PointRecord &record   = accepted[k * n_q + q];
-      record                = {multipliers[k * n_q + q], std::max(pressure, 0.0) / area_ratio, gap};
+      record                = {multipliers[k * n_q + q], pressure / area_ratio, gap};
       local.max_penetration = std::max(local.max_penetration, -gap);
       const unsigned int ns = 3 * faces[s].n_nodes;
       for (unsigned int i = 0; i < r.size(); ++i)

@@ -135,9 +135,9 @@ namespace hydrostat
     /// The partner of point @p q of owned face @p k among @p masters, if any.
     std::optional<Partner> partner(const Positions &u, const unsigned int k, const unsigned int q,
                                    const std::vector<unsigned int> &masters) const;
-    /// The trial pressure λ̄ − ε g of point @p q of owned face @p k on @p p and, if the point is
-    /// active, the residual of the pair's DoFs into @p r (slave DoFs, then master DoFs; else
-    /// zero), for double and ContactAD.
+    /// The pressure λ_N = φ(λ̄ − ε g) of point @p q of owned face @p k on @p p (theory.md
+    /// eq. (70a)) and the residual of the pair's DoFs into @p r (slave DoFs, then master DoFs),
+    /// for double and ContactAD.
     template <typename Number>
     Number pair_residual(const unsigned int k, const unsigned int q, const Partner &p, const std::vector<Number> &x,
                          std::vector<Number> &r, Number &gap) const;
@@ -164,7 +164,6 @@ namespace hydrostat
     std::unordered_map<unsigned int, unsigned int> face_of_cell; // 6 · active cell index + face_no → owned
     std::vector<std::vector<unsigned int>>         candidates;   // masters of each owned face
     std::vector<int>                               partners;     // master face of each owned point, −1: none
-    std::vector<char>                              active;       // points that press in this Newton solve
     double                                         exclusion = 0, thickness = 0;
     std::vector<double>                            multipliers;  // λ̄ of the step being solved
     std::vector<PointRecord>                       accepted;     // of the last accepted step
