@@ -94,7 +94,7 @@ def indentation_case(element, r, ratio, run_dir, args):
         text = set_line(text, "Box subdivisions", f"{n}, {n}, {n}")
     text, k = re.subn(r"-4e6 \* \d+(\.\d*)? \* t", f"-4e6 * {ratio:g} * t", text)
     assert k == 1, "pressure expression not found"
-    text = set_line(text, "Directory", str(run_dir))
+    text = set_line(text, "Directory", str(run_dir.resolve()))
     return text
 
 
@@ -104,7 +104,7 @@ def bending_case(element, n, run_dir, args):
     text = set_line(text, "Box subdivisions", f"{5 * n}, 1, {n}")
     text = set_line(text, "Formulation", formulation)
     text = set_line(text, "Polynomial degree", str(degree))
-    text = set_line(text, "Directory", str(run_dir))
+    text = set_line(text, "Directory", str(run_dir.resolve()))
     return text
 
 

@@ -100,7 +100,7 @@ def case_text(row, run_dir):
     if kind[0] == "bar":
         _, n, g = kind
         text = (BAR.read_text().replace("@10N@", str(10 * n)).replace("@N@", str(n))
-                .replace("@G@", f"{g:g}").replace("@DIRECTORY@", str(run_dir)))
+                .replace("@G@", f"{g:g}").replace("@DIRECTORY@", str(run_dir.resolve())))
         assert "@" not in "".join(line.split("#")[0] for line in text.splitlines()), "unreplaced placeholder"
         return text
     if kind[0] == "block":
@@ -110,8 +110,9 @@ def case_text(row, run_dir):
         text, k = re.subn(r"-4e6 \* \d+(\.\d*)? \* t", f"-4e6 * {ratio:g} * t", text)
         assert k == 1, "pressure expression not found"
     else:
-        text = kind[1].read_text()
-    text = set_line(text, "Directory", str(run_dir), "Output")
+        # The shipped case itself, so that its include and mesh are still taken from its folder.
+        text = f"include {kind[1].resolve()}\n"
+    text = set_line(text, "Directory", str(run_dir.resolve()), "Output")
     text = set_line(text, "ParaView", "false", "Output")
     text = set_line(text, "Verbose", "true", "Newton")
     return text
@@ -131,7 +132,6 @@ def run_row(args, row, run_dir):
     if args.ranks > 1:
         cmd += ["mpirun", "-np", str(args.ranks), "--bind-to", "none"]
     cmd += inner
-    # Relative paths in the case files (octopus/squid meshes) are relative to the repository.
     return run_logged(cmd, run_dir, args.timeout, REPO)
 
 

@@ -67,7 +67,7 @@ def write_case(run_dir, sub, solver, preconditioner, steps, line_search, bulk_mo
     coarse = [n // 2 for n in sub] if refine else sub
     text = (text.replace("@SUBDIVISIONS@", f"{coarse[0]}, {coarse[1]}, {coarse[2]}")
                 .replace("@REFINEMENTS@", "1" if refine else "0")
-                .replace("@DIRECTORY@", str(run_dir))
+                .replace("@DIRECTORY@", str(run_dir.resolve()))
                 .replace("@SOLVER@", solver)
                 .replace("@PRECONDITIONER@", preconditioner)
                 .replace("@STEPS@", str(steps))

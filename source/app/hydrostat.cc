@@ -5,6 +5,7 @@
 #include <Trilinos_version.h>
 #include <hydrostat/base/errors.h>
 #include <hydrostat/driver/simulation.h>
+#include <hydrostat/io/case_file.h>
 #include <hydrostat/io/run_record.h>
 #include <hydrostat/version.h>
 
@@ -34,7 +35,9 @@ namespace
   hydrostat --help                 this text
 --set overrides one parameter of CASE.prm and may be repeated; PATH is the subsection path and the
 name, e.g. --set "Materials/Material 0/c1=3e3" or --set "Time stepping/End time=0.5". It is checked
-like a line of the file. --resume continues the run from the newest complete checkpoint in its
+like a line of the file. A relative path in CASE.prm (an include, the mesh, a table, the output
+directory) is taken from the folder of the file that holds it, one given with --set from the
+working directory. --resume continues the run from the newest complete checkpoint in its
 output directory (same case, overrides and number of ranks; see 'Output/Checkpoint interval');
 SIGTERM or SIGUSR1 make a run write a checkpoint at the end of the current step and exit with
 status 3. --quiet reports progress at every 10 % only. Ready-to-run cases are in parameters/;
@@ -235,26 +238,15 @@ to 'Output/Directory', by default output/<the case file's name without .prm>.
     return out.str();
   }
 
-  /// Parses the case file, then each override "Section/.../Name=value" as the parameter-file
-  /// text it stands for, so that it is validated exactly like a line of the file.
+  /// Parses the case file (its relative paths taken from its folder, CaseFile::read), then each
+  /// override "Section/.../Name=value" as the parameter-file text it stands for, so that it is
+  /// validated exactly like a line of the file.
   void read_case(dealii::ParameterHandler &prm, const Arguments &arguments)
   {
     hydrostat::require(std::filesystem::exists(arguments.case_file),
                        "Case file '" + arguments.case_file + "' does not exist" +
                          hydrostat::where_looked(arguments.case_file) + ".");
-    try
-      {
-        prm.parse_input(arguments.case_file);
-      }
-    catch (const dealii::ExceptionBase &error)
-      {
-        // An include that cannot be opened: say where it was looked for.
-        std::string       message = hydrostat::message_of(error);
-        const std::size_t start = message.find("the given file to include <"), end = message.find('>', start + 27);
-        if (start == std::string::npos || end == std::string::npos)
-          throw;
-        throw hydrostat::InputError(message + hydrostat::where_looked(message.substr(start + 27, end - start - 27)));
-      }
+    hydrostat::CaseFile::read(prm, arguments.case_file);
     for (const std::string &entry : arguments.overrides)
       {
         const auto equal = entry.find('=');
@@ -284,6 +276,9 @@ to 'Output/Directory', by default output/<the case file's name without .prm>.
     if (prm.get("Directory").empty())
       prm.set("Directory", "output/" + std::filesystem::path(arguments.case_file).stem().string());
     prm.leave_subsection();
+    // What is left relative (--set values, the default output folder) is the working directory's:
+    // parameters.prm and an inverse run's replay case then run from any folder.
+    hydrostat::CaseFile::make_paths_absolute(prm);
   }
 
   std::string output_directory(dealii::ParameterHandler &prm)

@@ -6,6 +6,7 @@
 
 #include <hydrostat/base/errors.h>
 #include <hydrostat/hill/hill_experiment.h>
+#include <hydrostat/io/case_file.h>
 
 #include <filesystem>
 #include <iomanip>
@@ -58,8 +59,9 @@ namespace
     prm.leave_subsection();
 
     prm.enter_subsection("Output");
-    prm.declare_entry("Directory", "output/hill", dealii::Patterns::Anything(),
-                      "Directory for the CSV files (created if missing).");
+    prm.declare_entry("Directory", "output/hill", dealii::Patterns::FileName(dealii::Patterns::FileName::output),
+                      "Directory for the CSV files (created if missing); a relative path set in the case file "
+                      "is taken from that file's folder, the default from the working directory.");
     prm.declare_entry("Prefix", "run", dealii::Patterns::Anything(),
                       "File name prefix: <Directory>/<Prefix>_<case>.csv.");
     prm.leave_subsection();
@@ -118,7 +120,7 @@ namespace
     dealii::ParameterHandler prm;
     declare(prm);
     hydrostat::require(std::filesystem::exists(file_name), "Parameter file '" + file_name + "' not found.");
-    prm.parse_input(file_name);
+    hydrostat::CaseFile::read(prm, file_name);
 
     std::vector<double>      lengths, masses;
     std::vector<std::string> names;

@@ -65,8 +65,8 @@ namespace hydrostat
     if (file.is_absolute())
       return " (looked for " + path + ")";
     return " (looked for " + (std::filesystem::current_path() / file).lexically_normal().string() +
-           ": a relative path is taken from the working directory, " + std::filesystem::current_path().string() +
-           "; the shipped cases in parameters/ run from the repository root)";
+           ": a relative path on the command line is taken from the working directory, " +
+           std::filesystem::current_path().string() + ")";
   }
 
   std::string message_of(const std::exception &error)

@@ -11,10 +11,11 @@ namespace hydrostat
   void RunOutput::declare_parameters(ParameterHandler &prm)
   {
     prm.enter_subsection("Output");
-    prm.declare_entry("Directory", "", Patterns::Anything(),
-                      "Directory for all output files. Empty: output/<the case file's name without .prm> in "
-                      "the working directory, so that a copied case never writes into its original's folder "
-                      "(output/solution for a case built in code).");
+    prm.declare_entry("Directory", "", Patterns::FileName(Patterns::FileName::output),
+                      "Directory for all output files; a relative path is taken from the folder of the case "
+                      "file that sets it (from the working directory if given with --set). Empty: "
+                      "output/<the case file's name without .prm> in the working directory, so that a copied "
+                      "case never writes into its original's folder (output/solution for a case built in code).");
     prm.declare_entry("Base name", "solution", Patterns::Anything(), "Stem of the output file names.");
     prm.declare_entry("Interval", "1", Patterns::Integer(1), "Write ParaView output every N steps (and at the end).");
     prm.declare_entry("ParaView", "true", Patterns::Bool(), "Write the PVD/PVTU/VTU series.");

@@ -206,7 +206,7 @@ namespace hydrostat
     std::for_each(changes.begin(), changes.end(), exchange);
     std::ostringstream text;
     text << "# The inverse run of " << output.directory << " replayed forward: the same case with the activations it\n"
-         << "# found (" << inverse->csv_path() << ") as tables; from the directory it ran in:\n"
+         << "# found (" << inverse->csv_path() << ") as tables:\n"
          << "#   hydrostat " << output.directory << "/" << output.base_name << "_replay.prm\n";
     prm.print_parameters(text, ParameterHandler::ShortPRM);
     std::for_each(changes.rbegin(), changes.rend(), exchange);

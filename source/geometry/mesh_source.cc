@@ -86,8 +86,9 @@ namespace hydrostat
     prm.declare_entry("Axial subdivisions", "8", Patterns::Integer(1), "cylinder/cone: cells along the axis.");
     prm.declare_entry("Cross-section refinements", "0", Patterns::Integer(0, 8),
                       "cylinder/cone: refinements of the disk cross-section (12 cells, x4 each) before extrusion.");
-    prm.declare_entry("Mesh file", "", Patterns::Anything(),
-                      "gmsh: path of the .msh file (relative to the working directory).");
+    prm.declare_entry("Mesh file", "", Patterns::FileName(),
+                      "gmsh: path of the .msh file; a relative path is taken from the folder of the case file "
+                      "that sets it (from the working directory if given with --set).");
     prm.declare_entry("Scale", "1", Patterns::Double(0.0), "gmsh: factor applied to the file's coordinates.");
     prm.declare_entry("Global refinements", "0", Patterns::Integer(0, 10), "Uniform refinements of the whole mesh.");
     prm.declare_entry("Material id field", "", Patterns::Anything(),

@@ -22,11 +22,12 @@ namespace hydrostat
                       "Target displacement [m] of the markers as expressions of t: 'ux; uy; uz' of each "
                       "marker in turn, all separated by ';' (the untargeted components are not used). Give "
                       "this or Target file.");
-    prm.declare_entry("Target file", "", Patterns::Anything(),
+    prm.declare_entry("Target file", "", Patterns::FileName(),
                       "A CSV file with a column 'time' [s] and, for marker k (from 0), the columns p<k>_ux, "
                       "p<k>_uy, p<k>_uz of its target displacement [m] (those of the targeted components): "
                       "the <base>.csv of a forward run with the markers as Output/Probe points has them. "
-                      "Linear between rows; relative to the working directory.");
+                      "Linear between rows; a relative path is taken from the folder of the case file that sets it "
+                      "(from the working directory if given with --set).");
   }
 
   void MarkerTargets::parse_parameters(ParameterHandler &prm, const std::string &where)

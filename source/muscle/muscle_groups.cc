@@ -72,10 +72,11 @@ namespace hydrostat
                           "prescribed: onset ti [s], an expression of x, y, z (e.g. (z/0.1)/0.2 for a wave).");
         PrescribedActivation::declare_parameters(prm);
         prm.declare_entry("Level", "0", Patterns::Anything(), "expression: fa as an expression of x, y, z, t.");
-        prm.declare_entry("Table file", "", Patterns::Anything(),
+        prm.declare_entry("Table file", "", Patterns::FileName(),
                           "table: a CSV file with a header row, a column 'time' [s] (increasing) and the column "
                           "Table column of fa in [0, 1], linear between rows (e.g. the activations an inverse run "
-                          "wrote); relative to the working directory.");
+                          "wrote); a relative path is taken from the folder of the case file that sets it (from the "
+                          "working directory if given with --set).");
         prm.declare_entry("Table column", "", Patterns::Anything(),
                           "table: the column of fa; empty: the group's Name. With Control nodes the columns "
                           "<column>_1 ... <column>_N.");

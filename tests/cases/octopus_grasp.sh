@@ -13,7 +13,6 @@
 set -eu
 . "$(dirname "$0")/case_run.sh"
 case_directory "$(pwd)/output/octopus_grasp_short"
-# The case includes parameters/octopus_bending.prm by a path relative to the working directory.
 cd "$source"
 # The run cuts its step back 3 times around the touch (measured 2026-12-03); one more fails the
 # test at once.

@@ -16,7 +16,6 @@ set -eu
 . "$(dirname "$0")/case_run.sh"
 cut_backs=1
 case_directory "$(pwd)/output/octopus_reach_bell_inverse_short"
-# The case includes parameters/octopus_reaching.prm by a path relative to the working directory.
 cd "$source"
 run_inverse "$dir" 2 parameters/octopus_reach_bell_inverse.prm octopus 0.25 3e-3 1e-7
 "$python" - "$dir" <<'PY'

@@ -10,7 +10,6 @@
 set -eu
 . "$(dirname "$0")/case_run.sh"
 case_directory "$(pwd)/output/octopus_reach_inverse_short"
-# The case includes parameters/octopus_bending.prm by a path relative to the working directory.
 cd "$source"
 run_inverse "$dir" 2 parameters/octopus_reach_inverse.prm octopus 0.1 1e-7
 "$python" - "$dir" <<'PY'

@@ -14,7 +14,7 @@ set -eu
 . "$(dirname "$0")/case_run.sh"
 case_directory "output/octopus_twisting_anatomical_short"
 use_numpy_python "$python"
-cd "$source" # the case names its include and mesh relative to the repository
+cd "$source"
 run_case "$OLDPWD/$dir" 2 parameters/octopus_twisting_anatomical.prm \
   --set "Time stepping/End time=0.15" --set "Output/Directory=$OLDPWD/$dir" --set "Output/ParaView=false"
 "$python" - "$source/postprocess" "$OLDPWD/$dir" <<'PY'

@@ -13,7 +13,7 @@ set -eu
 . "$(dirname "$0")/case_run.sh"
 case_directory "output/squid_anatomical_short"
 use_numpy_python "$python"
-cd "$source" # the case names its mesh relative to the repository
+cd "$source"
 run_case "$OLDPWD/$dir" 2 parameters/squid_extension_anatomical.prm \
   --set "Time stepping/End time=0.06" --set "Output/Directory=$OLDPWD/$dir" --set "Output/ParaView=false"
 "$python" - "$source/postprocess" "$OLDPWD/$dir/squid.csv" <<'PY'

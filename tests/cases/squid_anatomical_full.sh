@@ -25,7 +25,7 @@ set -eu
 case_directory output/squid_anatomical_full_short output/squid_anatomical_full_short/quadrant \
   output/squid_anatomical_full_short/full
 use_numpy_python "$python"
-cd "$source" # the cases name their include and mesh relative to the repository
+cd "$source"
 for run in quadrant full; do
   case $run in
     quadrant) prm=parameters/squid_extension_anatomical.prm ;;

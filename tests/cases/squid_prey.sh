@@ -15,7 +15,6 @@
 set -eu
 . "$(dirname "$0")/case_run.sh"
 case_directory "$(pwd)/output/squid_prey_short"
-# The case includes parameters/squid_extension.prm by a path relative to the working directory.
 cd "$source"
 cut_backs=8
 run_case "$dir" 2 parameters/squid_prey_strike.prm \

@@ -9,7 +9,6 @@
 set -eu
 . "$(dirname "$0")/case_run.sh"
 case_directory "$(pwd)/output/squid_strike_inverse_short"
-# The case includes parameters/squid_extension.prm by a path relative to the working directory.
 cd "$source"
 run_inverse "$dir" 2 parameters/squid_strike_inverse.prm squid 0.012 5e-5
 "$python" - "$dir" <<'PY'

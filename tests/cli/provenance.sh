@@ -1,13 +1,14 @@
 #!/bin/sh
 # provenance.sh HYDROSTAT PYTHON: a run with two --set overrides leaves parameters.prm and run.json in
 # its output directory; run.json says what ran (overrides, ranks, status) and parameters.prm, run
-# again, gives byte for byte the same CSV (the file holds every parameter as used, overrides included);
-# so does parameters_changed.prm, which holds only the entries that differ from their defaults.
+# again from another folder, gives byte for byte the same CSV (the file holds every parameter as
+# used, overrides included, its paths absolute); so does parameters_changed.prm, which holds only
+# the entries that differ from their defaults.
 set -eu
 hydrostat=$1
 python=$2
 dir=output/provenance
-rm -rf "$dir" "$dir-rerun"
+rm -rf "$dir"
 "$hydrostat" --set "Output/Directory=$dir" --set "Time stepping/End time=0.02" inputs/good_box.prm > /dev/null
 test -f "$dir/parameters.prm" || { echo "FAIL: no $dir/parameters.prm"; exit 1; }
 "$python" - "$dir/run.json" <<'PY'
@@ -25,9 +26,12 @@ if not run["wall_time_s"] >= 0:
     sys.exit("FAIL: run.json wall_time_s")
 print("run.json:", run["version"], run["git_commit"], run["status"])
 PY
-sed "s|set Directory *=.*|set Directory = $dir-rerun|" "$dir/parameters.prm" > "$dir/rerun.prm"
-"$hydrostat" "$dir/rerun.prm" > /dev/null
-if ! cmp "$dir/solution.csv" "$dir-rerun/solution.csv"; then
+# Rerun from another working directory, with a relative output directory: taken from the folder of
+# rerun.prm, i.e. $dir/rerun (the paths parameters.prm records are absolute).
+here=$(pwd)
+sed "s|set Directory *=.*|set Directory = rerun|" "$dir/parameters.prm" > "$dir/rerun.prm"
+(cd / && "$hydrostat" "$here/$dir/rerun.prm" > /dev/null)
+if ! cmp "$dir/solution.csv" "$dir/rerun/solution.csv"; then
   echo "FAIL: rerunning parameters.prm gave a different solution.csv"
   exit 1
 fi
@@ -37,10 +41,9 @@ if grep -q "set Relative tolerance" "$dir/parameters_changed.prm"; then
   echo "FAIL: parameters_changed.prm holds an entry at its default"
   exit 1
 fi
-rm -rf "$dir-changed"
-sed "s|set Directory *=.*|set Directory = $dir-changed|" "$dir/parameters_changed.prm" > "$dir/changed.prm"
+sed "s|set Directory *=.*|set Directory = changed|" "$dir/parameters_changed.prm" > "$dir/changed.prm"
 "$hydrostat" "$dir/changed.prm" > /dev/null
-if ! cmp "$dir/solution.csv" "$dir-changed/solution.csv"; then
+if ! cmp "$dir/solution.csv" "$dir/changed/solution.csv"; then
   echo "FAIL: rerunning parameters_changed.prm gave a different solution.csv"
   exit 1
 fi

@@ -45,7 +45,8 @@ namespace hydrostat
   void require_on_all_ranks(const std::string &message, MPI_Comm comm);
 
   /// Where a missing input file @p path was looked for, for its error message: " (looked for
-  /// /abs/path; relative paths are taken from the working directory, /cwd, ...)".
+  /// /abs/path)", and for a relative @p path (a case file named on the command line) that it was
+  /// taken from the working directory.
   std::string where_looked(const std::string &path);
 
   /// The user-facing text of an exception: for deal.II exceptions only their message (what
