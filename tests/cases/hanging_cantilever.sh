@@ -9,7 +9,8 @@
 set -eu
 . "$(dirname "$0")/case_run.sh"
 case_directory "output/hanging_cantilever"
-sed -e 's/@N@/4/g' -e 's/@10N@/40/' -e 's/@G@/9.81/' -e "s|@DIRECTORY@|$dir|" \
+# The output directory as an absolute path: a relative one would be taken from the folder of case.prm.
+sed -e 's/@N@/4/g' -e 's/@10N@/40/' -e 's/@G@/9.81/' -e "s|@DIRECTORY@|$(pwd)/$dir|" \
     -e 's/set Verbose = true/set Verbose = false/' "$source" > "$dir/case.prm"
 run_case "$dir" 1 "$dir/case.prm"
 "$python" - "$dir/bar.csv" <<'PY'
