@@ -277,6 +277,14 @@ namespace hydrostat
     return changed;
   }
 
+  double Assembler::time_step_limit(const State &state) const
+  {
+    double limit = std::numeric_limits<double>::infinity();
+    for (const auto &term : term_list)
+      limit = std::min(limit, term->time_step_limit(state));
+    return Utilities::MPI::min(limit, communicator);
+  }
+
   bool Assembler::reinit_cell(const CellIterator &cell, const Step &step, const Vector &u_ghost, const State &accepted,
                               ScratchData &scratch) const
   {

@@ -297,6 +297,7 @@ namespace hydrostat
     partners.assign(owned.size() * n_q, -1);
     force_n.assign(surface_dofs.size(), 0.0);
     u_n.assign(surface_dofs.size(), 0.0);
+    smooth_normals(Positions(surface_dofs.size(), 0.0));
     stale = false;
     sums  = Totals();
   }
@@ -418,36 +419,44 @@ namespace hydrostat
   std::optional<SelfContact::Partner> SelfContact::project(const Positions &u, const Tensor<1, 3> &xs,
                                                            const unsigned int m, Tensor<1, 3> &normal) const
   {
-    // The closest point of the master face: Newton on (x(ξ) − x_s)·x_α = 0 (eq. (70)), on the
-    // face extended by half its size beyond its edges.
+    // The point of the master face whose smoothed normal passes through x_s: Newton on
+    // x(ξ) + α ν(ξ) − x_s = 0 for (ξ, η, α) (eq. (70b)), on the face extended by half its size
+    // beyond its edges.
     const Face                 &master = faces[m];
     std::array<Tensor<1, 3>, 9> xm;
     for (unsigned int n = 0; n < master.n_nodes; ++n)
       xm[n] = node(u, m, n);
-    const auto at = [&](const double *xi) {
-      return face_point<double>(FaceBasis<double>(degree, master.n_nodes, xi[0], xi[1]), master.n_nodes,
-                                [&](const unsigned int n) { return xm[n]; });
-    };
-    double xi[2] = {0.5, 0.5};
+    double xi[2] = {0.5, 0.5}, alpha = 0;
     for (unsigned int it = 0; it < 20; ++it)
       {
-        const auto          p = at(xi);
-        const Tensor<1, 3> &x = p.x, *t = p.t, *tt = p.tt;
-        const Tensor<1, 3>  r  = x - xs;
-        const double        g0 = r * t[0], g1 = r * t[1];
-        const double        H00 = t[0] * t[0] + r * tt[0], H01 = t[0] * t[1] + r * tt[1], H11 = t[1] * t[1] + r * tt[2];
-        const double        det = H00 * H11 - H01 * H01;
+        const FaceBasis<double> basis(degree, master.n_nodes, xi[0], xi[1]);
+        const auto p = face_point<double>(basis, master.n_nodes, [&](const unsigned int n) { return xm[n]; });
+        const auto nu =
+          face_point<double>(basis, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; });
+        if (it == 0)
+          alpha = (xs - p.x) * nu.x / (nu.x * nu.x);
+        const Tensor<1, 3> F = p.x + alpha * nu.x - xs;
+        Tensor<2, 3>       J;
+        for (unsigned int d = 0; d < 3; ++d)
+          {
+            J[d][0] = p.t[0][d] + alpha * nu.t[0][d];
+            J[d][1] = p.t[1][d] + alpha * nu.t[1][d];
+            J[d][2] = nu.x[d];
+          }
+        const double det = determinant(J);
         if (!(std::abs(det) > 0))
           return std::nullopt;
-        const double d0 = (H11 * g0 - H01 * g1) / det, d1 = (H00 * g1 - H01 * g0) / det;
-        xi[0] = std::clamp(xi[0] - d0, -0.5, 1.5);
-        xi[1] = std::clamp(xi[1] - d1, -0.5, 1.5);
-        if (std::abs(d0) + std::abs(d1) < 1e-12)
+        const Tensor<1, 3> d = invert(J) * F;
+        xi[0]                = std::clamp(xi[0] - d[0], -0.5, 1.5);
+        xi[1]                = std::clamp(xi[1] - d[1], -0.5, 1.5);
+        alpha -= d[2];
+        if (std::abs(d[0]) + std::abs(d[1]) < 1e-12)
           {
-            const auto closest = at(xi);
-            normal             = master.sign * cross_product_3d(closest.t[0], closest.t[1]) /
-                     cross_product_3d(closest.t[0], closest.t[1]).norm();
-            return Partner{m, {{xi[0], xi[1]}}, (xs - closest.x) * normal};
+            const FaceBasis<double> at(degree, master.n_nodes, xi[0], xi[1]);
+            const auto x = face_point<double>(at, master.n_nodes, [&](const unsigned int n) { return xm[n]; }).x;
+            normal = face_point<double>(at, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; }).x;
+            normal /= normal.norm();
+            return Partner{m, {{xi[0], xi[1]}}, (xs - x) * normal};
           }
       }
     return std::nullopt;
@@ -457,7 +466,7 @@ namespace hydrostat
                                                            const unsigned int               q,
                                                            const std::vector<unsigned int> &masters) const
   {
-    // The nearest master face whose closest point lies in it, that faces the slave face and that
+    // The nearest master face whose projection lies in it, that faces the slave face and that
     // the point has not passed by more than half a cell (the other side of a thin section).
     const SlavePoint       point = slave_point(u, k, q);
     std::optional<Partner> best;
@@ -498,8 +507,9 @@ namespace hydrostat
                                     const std::vector<Number> &x, std::vector<Number> &r, Number &gap) const
   {
     // x: the positions of the slave nodes, then of the master nodes (3 per node). The projection
-    // ξ* is exact in value; one Newton step from it carries its derivatives by the implicit
-    // function theorem, so the tangent has the curvature of the master face (eq. (71)).
+    // (ξ*, α*) is exact in value; one Newton step from it carries its derivatives by the implicit
+    // function theorem, so the tangent has the curvature of the master face (eq. (71)). The
+    // smoothed nodal normals are fixed for the Newton solve.
     const Face        &slave = faces[owned[k]], &master = faces[p.face];
     const unsigned int ns = 3 * slave.n_nodes, nm = 3 * master.n_nodes;
     const auto         slave_node = [&](const unsigned int n) {
@@ -512,19 +522,25 @@ namespace hydrostat
     const Tensor<1, 3, Number> xs = face_point<Number>(at_q, slave.n_nodes, slave_node).x;
     const auto                 pp =
       face_point<Number>(FaceBasis<double>(degree, master.n_nodes, p.xi[0], p.xi[1]), master.n_nodes, master_node);
-    const Tensor<1, 3, Number> &xp = pp.x, *t = pp.t, *tt = pp.tt;
-    const Tensor<1, 3, Number>  rp = xp - xs;
-    const Number                g0 = rp * t[0], g1 = rp * t[1];
-    const Number H00 = t[0] * t[0] + rp * tt[0], H01 = t[0] * t[1] + rp * tt[1], H11 = t[1] * t[1] + rp * tt[2];
-    const Number det = H00 * H11 - H01 * H01;
-    const Number xi  = p.xi[0] - (H11 * g0 - H01 * g1) / det;
-    const Number eta = p.xi[1] - (H00 * g1 - H01 * g0) / det;
+    const auto smoothed = [&](const unsigned int n) { return node_normals[p.face][n]; };
+    const auto nu_p =
+      face_point<double>(FaceBasis<double>(degree, master.n_nodes, p.xi[0], p.xi[1]), master.n_nodes, smoothed);
+    const double               alpha_p = p.gap / nu_p.x.norm();
+    const Tensor<1, 3, Number> F       = pp.x + alpha_p * nu_p.x - xs;
+    Tensor<2, 3, Number>       J;
+    for (unsigned int d = 0; d < 3; ++d)
+      {
+        J[d][0] = pp.t[0][d] + alpha_p * nu_p.t[0][d];
+        J[d][1] = pp.t[1][d] + alpha_p * nu_p.t[1][d];
+        J[d][2] = nu_p.x[d];
+      }
+    const Tensor<1, 3, Number> step = invert(J) * F;
+    const Number               xi = p.xi[0] - step[0], eta = p.xi[1] - step[1];
 
-    const FaceBasis<Number>     basis(degree, master.n_nodes, xi, eta);
-    const auto                  pm     = face_point<Number>(basis, master.n_nodes, master_node);
-    const Tensor<1, 3, Number> &xm     = pm.x;
-    Tensor<1, 3, Number>        normal = cross_product_3d(pm.t[0], pm.t[1]);
-    normal *= Number(double(master.sign) / normal.norm());
+    const FaceBasis<Number>    basis(degree, master.n_nodes, xi, eta);
+    const Tensor<1, 3, Number> xm     = face_point<Number>(basis, master.n_nodes, master_node).x;
+    Tensor<1, 3, Number>       normal = face_point<Number>(basis, master.n_nodes, smoothed).x;
+    normal /= normal.norm();
     gap = (xs - xm) * normal;
     // λ_N = φ(λ̄ − ε g), the ramp with its kink rounded over ±w, w = tolerance · ε h (eq. (70a)):
     // the residual is smooth in Newton's iterates, and a point presses from a gap of at most
@@ -560,7 +576,7 @@ namespace hydrostat
   void SelfContact::for_each_pair(const Positions &u, const F &f) const
   {
     // The partners chosen when Newton started, so that the residual is smooth in Newton's
-    // iterates (the closest point moves on the chosen face, also up to half a face beyond its
+    // iterates (the projection moves on the chosen face, also up to half a face beyond its
     // edges); a point that has slid farther takes the partner it has now.
     for (unsigned int k = 0; k < owned.size(); ++k)
       for (unsigned int q = 0; q < n_q; ++q)
@@ -606,9 +622,40 @@ namespace hydrostat
     changed = Utilities::MPI::logical_or(changed, comm);
     if (changed)
       candidates = found;
-    stale    = false;
+    stale = false;
+    smooth_normals(positions);
     partners = select_partners(positions);
     return changed;
+  }
+
+  void SelfContact::smooth_normals(const Positions &u)
+  {
+    // Each face's unit normal at its nodes, then at every node the mean over the faces sharing
+    // it (by its first DoF) whose normal there is within 45° of the face's own: the field is
+    // continuous across the edges of a smooth surface and keeps the corners of a block.
+    std::vector<std::array<Tensor<1, 3>, 9>>                               own(faces.size());
+    std::unordered_map<types::global_dof_index, std::vector<Tensor<1, 3>>> at_node;
+    for (unsigned int m = 0; m < faces.size(); ++m)
+      for (unsigned int n = 0; n < faces[m].n_nodes; ++n)
+        {
+          constexpr double position[3] = {0, 1, 0.5};
+          const auto       p =
+            face_point<double>(FaceBasis<double>(degree, faces[m].n_nodes, position[node_i[n]], position[node_j[n]]),
+                               faces[m].n_nodes, [&](const unsigned int k) { return node(u, m, k); });
+          own[m][n] = faces[m].sign * cross_product_3d(p.t[0], p.t[1]);
+          own[m][n] /= own[m][n].norm();
+          at_node[faces[m].dofs[3 * n]].push_back(own[m][n]);
+        }
+    node_normals.assign(faces.size(), {});
+    for (unsigned int m = 0; m < faces.size(); ++m)
+      for (unsigned int n = 0; n < faces[m].n_nodes; ++n)
+        {
+          Tensor<1, 3> sum;
+          for (const Tensor<1, 3> &other : at_node[faces[m].dofs[3 * n]])
+            if (other * own[m][n] > std::sqrt(0.5))
+              sum += other;
+          node_normals[m][n] = sum / sum.norm();
+        }
   }
 
   void SelfContact::add_to_system(const SystemState &state, SystemContribution &out) const
@@ -713,6 +760,37 @@ namespace hydrostat
     stale       = missed;
     ++augmentations;
     return true;
+  }
+
+  double SelfContact::time_step_limit(const State &state) const
+  {
+    // A point closing in on its partner face at the rate ġ may reach at most a tenth of its cell
+    // into it at the end of the next step (theory.md eq. (70c)): the step in which the surfaces
+    // meet starts from a predictor that has barely passed, instead of one that Newton must push
+    // millimetres back along faces it does not yet know.
+    const Positions u = gather(state.u_ghosted()), v = gather(state.v_ghosted());
+    double          limit = std::numeric_limits<double>::infinity();
+    for (unsigned int k = 0; k < owned.size(); ++k)
+      for (unsigned int q = 0; q < n_q; ++q)
+        if (!candidates[k].empty())
+          if (const auto p = partner(u, k, q, candidates[k]))
+            {
+              const Face &slave = faces[owned[k]], &master = faces[p->face];
+              const auto  velocity = [&](const unsigned int face, const unsigned int n) {
+                return Tensor<1, 3>({v[slots[face][3 * n]], v[slots[face][3 * n + 1]], v[slots[face][3 * n + 2]]});
+              };
+              const FaceBasis<double> at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]),
+                at_p(degree, master.n_nodes, p->xi[0], p->xi[1]);
+              Tensor<1, 3> normal;
+              project(u, slave_point(u, k, q).x, p->face, normal);
+              const Tensor<1, 3> relative =
+                face_point<double>(at_q, slave.n_nodes, [&](const unsigned int n) { return velocity(owned[k], n); }).x -
+                face_point<double>(at_p, master.n_nodes, [&](const unsigned int n) { return velocity(p->face, n); }).x;
+              const double closing = -(relative * normal);
+              if (closing > 0)
+                limit = std::min(limit, (std::max(p->gap, 0.0) + 0.1 * slave.size) / closing);
+            }
+    return limit;
   }
 
   void SelfContact::retry_step()

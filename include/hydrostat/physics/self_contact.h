@@ -17,13 +17,15 @@ namespace hydrostat
 {
   /**
    * Contact of the body with itself (subsection 'Contact/Self contact', theory.md §15.5). Every
-   * Gauss point of the chosen boundary faces (the slave side) is pushed out of the closest boundary
+   * Gauss point of the chosen boundary faces (the slave side) is pushed out of the nearest boundary
    * face it has passed (the master side) with the law of rigid contact,
    *
-   *   λ_N = max(0, λ̄ − ε g),   g = (x_s − x_m(ξ*))·n_m(ξ*),                          (eq. (70))
+   *   λ_N = φ(λ̄ − ε g),   g = (x_s − x_m(ξ*))·n_m(ξ*),                          (eq. (70))
    *
-   * where x_m(ξ*) is the closest point of the deformed master face and n_m its outward normal; the
-   * master face takes the reaction at ξ*, so the pair exchanges equal and opposite forces. Every
+   * where x_m(ξ*) is the point of the deformed master face whose smoothed normal n_m (the nodal
+   * normals averaged over the faces that share a node, eq. (70b)) passes through x_s, so that the
+   * gap is continuous across the faces' edges; the master face takes the reaction at ξ*, so the
+   * pair exchanges equal and opposite forces. Every
    * face is slave and master (two passes), so neither side is favoured. Faces close to each other in
    * the reference configuration never form a pair (the exclusion distance), nor faces whose normals
    * do not face each other or that have passed more than half a cell through each other (the
@@ -31,7 +33,8 @@ namespace hydrostat
    * reference geometry once, their displacements at every evaluation), so faces owned by other
    * ranks are found; a bounding-box tree over the deformed faces gives the candidate pairs before
    * each Newton solve, and their couplings enter the tangent's pattern. The tangent is exact
-   * (automatic differentiation through the closest-point projection, eq. (71)) and symmetric.
+   * (automatic differentiation through the projection, eq. (71)) and unsymmetric. Surfaces that
+   * close in limit the next time step (eq. (70c)).
    */
   class SelfContact : public Term
   {
@@ -47,6 +50,8 @@ namespace hydrostat
 
     std::string name() const override { return "self-contact"; }
     Work        work() const override { return Work::external; }
+    /// The force along the smoothed normal is not the gradient of a potential (eq. (70b)).
+    bool symmetric() const override { return false; }
 
     void        setup(const dealii::DoFHandler<3> &dof_handler, const dealii::Quadrature<3> &quadrature) override;
     std::string report() const override;
@@ -67,9 +72,10 @@ namespace hydrostat
     std::vector<std::string> series_columns() const override;
     std::vector<double>      series_values() const override;
 
-    void commit(const State &state, const double dt) override;
-    void save(BinaryWriter &out) const override;
-    void load(BinaryReader &in) override;
+    void   commit(const State &state, const double dt) override;
+    double time_step_limit(const State &state) const override;
+    void   save(BinaryWriter &out) const override;
+    void   load(BinaryReader &in) override;
 
     /// Totals of the accepted state over all ranks (the CSV columns).
     struct Totals
@@ -104,7 +110,7 @@ namespace hydrostat
     {
       double multiplier = 0, pressure = 0, gap = std::numeric_limits<double>::quiet_NaN(); // λ̄, Cauchy [Pa], g [m]
     };
-    /// The master face and its closest point of a slave point.
+    /// The master face of a slave point and its projection there (eq. (70)).
     struct Partner
     {
       unsigned int          face = 0;
@@ -120,14 +126,17 @@ namespace hydrostat
     /// sizes, overlap, less the excluded ones.
     std::vector<std::vector<unsigned int>> search(const Positions &u) const;
     bool                                   excluded(const unsigned int s, const unsigned int m) const;
+    /// The smoothed outward normals of every face's nodes at @p u (eq. (70b)): at a node, the
+    /// mean of the unit normals there of the faces that share it and are within 45° of the face.
+    void smooth_normals(const Positions &u);
     /// Point @p q of owned face @p k and its face's outward normal at @p u.
     struct SlavePoint
     {
       dealii::Tensor<1, 3> x, normal;
     };
     SlavePoint slave_point(const Positions &u, const unsigned int k, const unsigned int q) const;
-    /// The closest point to @p xs of face @p m (ξ may lie up to ½ beyond the edges), and its
-    /// outward normal into @p normal; none if the projection does not converge.
+    /// The point of face @p m whose smoothed normal passes through @p xs (ξ may lie up to ½
+    /// beyond the edges), and that normal into @p normal; none if the projection does not converge.
     std::optional<Partner> project(const Positions &u, const dealii::Tensor<1, 3> &xs, const unsigned int m,
                                    dealii::Tensor<1, 3> &normal) const;
     /// The master face of every owned point at @p u among its candidates (−1: none).
@@ -149,27 +158,28 @@ namespace hydrostat
     template <typename F>
     void for_each_pair(const Positions &u, const F &f) const;
 
-    const std::vector<unsigned int>                boundary_ids;
-    const std::optional<double>                    exclusion_given;
-    const RigidContact::Controls                   controls;
-    const TissueMaterials                         &materials;
-    MPI_Comm                                       comm   = MPI_COMM_SELF;
-    unsigned int                                   degree = 1, n_q = 0;
-    dealii::QGauss<2>                              points{1};
-    std::vector<Face>                              faces;        // of all ranks
-    std::vector<unsigned int>                      owned;        // indices of this rank's faces
-    std::vector<std::array<unsigned int, 27>>      slots;        // face DoF → index in surface_dofs
-    std::vector<dealii::types::global_dof_index>   surface_dofs; // sorted
-    std::vector<std::vector<double>>               weights;      // reference area of each point of owned faces
-    std::unordered_map<unsigned int, unsigned int> face_of_cell; // 6 · active cell index + face_no → owned
-    std::vector<std::vector<unsigned int>>         candidates;   // masters of each owned face
-    std::vector<int>                               partners;     // master face of each owned point, −1: none
-    double                                         exclusion = 0, thickness = 0;
-    std::vector<double>                            multipliers;  // λ̄ of the step being solved
-    std::vector<PointRecord>                       accepted;     // of the last accepted step
-    std::vector<double>                            force_n, u_n; // nodal contact force and u at surface_dofs
-    unsigned int                                   augmentations = 0;
-    bool                                           stale         = false; // a pair outside the candidates
-    Totals                                         sums;
+    const std::vector<unsigned int>                  boundary_ids;
+    const std::optional<double>                      exclusion_given;
+    const RigidContact::Controls                     controls;
+    const TissueMaterials                           &materials;
+    MPI_Comm                                         comm   = MPI_COMM_SELF;
+    unsigned int                                     degree = 1, n_q = 0;
+    dealii::QGauss<2>                                points{1};
+    std::vector<Face>                                faces;        // of all ranks
+    std::vector<unsigned int>                        owned;        // indices of this rank's faces
+    std::vector<std::array<unsigned int, 27>>        slots;        // face DoF → index in surface_dofs
+    std::vector<dealii::types::global_dof_index>     surface_dofs; // sorted
+    std::vector<std::vector<double>>                 weights;      // reference area of each point of owned faces
+    std::unordered_map<unsigned int, unsigned int>   face_of_cell; // 6 · active cell index + face_no → owned
+    std::vector<std::vector<unsigned int>>           candidates;   // masters of each owned face
+    std::vector<int>                                 partners;     // master face of each owned point, −1: none
+    std::vector<std::array<dealii::Tensor<1, 3>, 9>> node_normals; // smoothed, of every face's nodes
+    double                                           exclusion = 0, thickness = 0;
+    std::vector<double>                              multipliers;  // λ̄ of the step being solved
+    std::vector<PointRecord>                         accepted;     // of the last accepted step
+    std::vector<double>                              force_n, u_n; // nodal contact force and u at surface_dofs
+    unsigned int                                     augmentations = 0;
+    bool                                             stale         = false; // a pair outside the candidates
+    Totals                                           sums;
   };
 } // namespace hydrostat
