@@ -264,7 +264,8 @@ namespace hydrostat
 
   bool Assembler::update_couplings(const Vector &u, const std::function<void()> &release)
   {
-    Vector u_ghost(owned, relevant, communicator);
+    TimerOutput::Scope scope(timer, "couplings");
+    Vector             u_ghost(owned, relevant, communicator);
     u_ghost      = u;
     bool changed = false;
     for (const auto &term : term_list)

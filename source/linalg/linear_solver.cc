@@ -204,6 +204,7 @@ namespace hydrostat
         AssertThrow(factorization->solver, ExcMessage("Amesos has no solver " + package_name()));
         if (direct_package == DirectPackage::mumps && mumps_workspace_increase)
           factorization->set_workspace_increase(*mumps_workspace_increase);
+        const auto scope = timed(timer, "symbolic factorization");
         AssertThrow(factorization->solver->SymbolicFactorization() == 0, ExcMessage("symbolic factorization failed"));
       }
     Statistics statistics;

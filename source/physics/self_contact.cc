@@ -247,6 +247,21 @@ namespace hydrostat
         slots[m][i] =
           std::lower_bound(surface_dofs.begin(), surface_dofs.end(), faces[m].dofs[i]) - surface_dofs.begin();
 
+    // The faces around each face: those that share a node with it (itself included).
+    std::unordered_map<types::global_dof_index, std::vector<unsigned int>> faces_at;
+    for (unsigned int m = 0; m < faces.size(); ++m)
+      for (unsigned int n = 0; n < faces[m].n_nodes; ++n)
+        faces_at[faces[m].dofs[3 * n]].push_back(m);
+    neighbours.assign(faces.size(), {});
+    for (unsigned int m = 0; m < faces.size(); ++m)
+      {
+        for (unsigned int n = 0; n < faces[m].n_nodes; ++n)
+          for (const unsigned int other : faces_at[faces[m].dofs[3 * n]])
+            neighbours[m].push_back(other);
+        std::sort(neighbours[m].begin(), neighbours[m].end());
+        neighbours[m].erase(std::unique(neighbours[m].begin(), neighbours[m].end()), neighbours[m].end());
+      }
+
     // The reference area of each slave point: |X_ξ × X_η| w_q.
     weights.assign(owned.size(), std::vector<double>(n_q));
     for (unsigned int k = 0; k < owned.size(); ++k)
@@ -294,6 +309,7 @@ namespace hydrostat
     multipliers.assign(owned.size() * n_q, 0.0);
     accepted.assign(owned.size() * n_q, PointRecord());
     candidates.assign(owned.size(), {});
+    couplings.assign(owned.size(), {});
     partners.assign(owned.size() * n_q, -1);
     force_n.assign(surface_dofs.size(), 0.0);
     u_n.assign(surface_dofs.size(), 0.0);
@@ -484,15 +500,20 @@ namespace hydrostat
     return best;
   }
 
-  std::vector<int> SelfContact::select_partners(const Positions &u) const
+  std::vector<std::optional<SelfContact::Partner>> SelfContact::select_partners(
+    const Positions &u, const std::vector<std::vector<unsigned int>> &among) const
   {
-    std::vector<int> selected(owned.size() * n_q, -1);
+    std::vector<std::optional<Partner>> selected(owned.size() * n_q);
     for (unsigned int k = 0; k < owned.size(); ++k)
-      if (!candidates[k].empty())
+      if (!among[k].empty())
         for (unsigned int q = 0; q < n_q; ++q)
-          if (const auto p = partner(u, k, q, candidates[k]))
-            selected[k * n_q + q] = p->face;
+          selected[k * n_q + q] = partner(u, k, q, among[k]);
     return selected;
+  }
+
+  bool SelfContact::coupled(const unsigned int k, const unsigned int m) const
+  {
+    return std::binary_search(couplings[k].begin(), couplings[k].end(), m);
   }
 
   std::vector<types::global_dof_index> SelfContact::pair_dofs(const unsigned int s, const unsigned int m) const
@@ -575,17 +596,21 @@ namespace hydrostat
   template <typename F>
   void SelfContact::for_each_pair(const Positions &u, const F &f) const
   {
-    // The partners chosen when Newton started, so that the residual is smooth in Newton's
-    // iterates (the projection moves on the chosen face, also up to half a face beyond its
-    // edges); a point that has slid farther takes the partner it has now.
+    // Points whose partner face at Newton's start is coupled: on that face while the projection
+    // stays in it, else on the coupled face it has moved onto (the gap is continuous across the
+    // edge, eq. (70b)), else on the first face extended by up to half its size. A point whose
+    // partner was farther than the couplings reach cannot press in this Newton solve; augment()
+    // finds it if it does.
     for (unsigned int k = 0; k < owned.size(); ++k)
       for (unsigned int q = 0; q < n_q; ++q)
-        if (const int m = partners[k * n_q + q]; m >= 0)
+        if (const int m = partners[k * n_q + q]; m >= 0 && coupled(k, m))
           {
-            Tensor<1, 3> normal;
-            auto         p = project(u, slave_point(u, k, q).x, m, normal);
-            if (!p)
-              p = partner(u, k, q, candidates[k]);
+            Tensor<1, 3>     normal;
+            constexpr double inside = 1e-6;
+            auto             p      = project(u, slave_point(u, k, q).x, m, normal);
+            if (!p || std::min(p->xi[0], p->xi[1]) < -inside || std::max(p->xi[0], p->xi[1]) > 1 + inside)
+              if (const auto other = partner(u, k, q, couplings[k]))
+                p = other;
             if (p)
               f(k, q, *p);
           }
@@ -601,7 +626,7 @@ namespace hydrostat
   void SelfContact::add_sparsity(DynamicSparsityPattern &dsp, const AffineConstraints<double> &) const
   {
     for (unsigned int k = 0; k < owned.size(); ++k)
-      for (const unsigned int m : candidates[k])
+      for (const unsigned int m : couplings[k])
         {
           const std::vector<types::global_dof_index> dofs = pair_dofs(owned[k], m);
           for (const auto row : dofs)
@@ -611,20 +636,42 @@ namespace hydrostat
 
   bool SelfContact::update_couplings(const TrilinosWrappers::MPI::Vector &u)
   {
-    // The candidates from where Newton starts; the pattern is built again only if a pair is new.
-    // The partners of the points from there, fixed during the Newton solve (augment() checks them
-    // at its end).
-    const Positions                              positions = gather(u);
-    const std::vector<std::vector<unsigned int>> found     = search(positions);
-    bool                                         changed   = stale;
+    // The candidates and the partners of the points from where Newton starts, the partners fixed
+    // during the Newton solve except for sliding onto a coupled face (augment() checks them at its
+    // end). The couplings of the tangent's pattern: for every point within half a cell of its
+    // partner, that face and the faces around it; the pattern is built again, reaching a cell, only
+    // if a coupling it needs is missing, so that the direct solver's analysis and fill stay those of
+    // the few pairs that can touch (not the thousands of candidates of a tight curl).
+    const Positions positions = gather(u);
+    candidates                = search(positions);
+    smooth_normals(positions);
+    const std::vector<std::optional<Partner>> selected = select_partners(positions, candidates);
+    std::vector<std::vector<unsigned int>>    needed(owned.size()), reach(owned.size());
+    for (unsigned int k = 0; k < owned.size(); ++k)
+      {
+        for (unsigned int q = 0; q < n_q; ++q)
+          {
+            const std::optional<Partner> &p = selected[k * n_q + q];
+            partners[k * n_q + q]           = p ? int(p->face) : -1;
+            for (const double range : {0.5, 1.0})
+              if (p && p->gap < range * faces[owned[k]].size)
+                for (const unsigned int n : neighbours[p->face])
+                  if (n != owned[k] && !excluded(owned[k], n))
+                    (range == 0.5 ? needed : reach)[k].push_back(n);
+          }
+        for (auto *set : {&needed[k], &reach[k]})
+          {
+            std::sort(set->begin(), set->end());
+            set->erase(std::unique(set->begin(), set->end()), set->end());
+          }
+      }
+    bool changed = stale;
     for (unsigned int k = 0; k < owned.size() && !changed; ++k)
-      changed = !std::includes(candidates[k].begin(), candidates[k].end(), found[k].begin(), found[k].end());
+      changed = !std::includes(couplings[k].begin(), couplings[k].end(), needed[k].begin(), needed[k].end());
     changed = Utilities::MPI::logical_or(changed, comm);
     if (changed)
-      candidates = found;
+      couplings = reach;
     stale = false;
-    smooth_normals(positions);
-    partners = select_partners(positions);
     return changed;
   }
 
@@ -714,42 +761,38 @@ namespace hydrostat
 
   bool SelfContact::augment(const TrilinosWrappers::MPI::Vector &u_ghost, const Step &)
   {
-    // Uzawa as for rigid obstacles (theory.md eq. (68)), and a pair outside the candidates that
-    // has penetrated (a face that moved more than a cell towards another in one step) asks for
-    // the step again with new candidates.
-    const Positions     u     = gather(u_ghost);
-    double              worst = 0;
-    std::vector<double> updated(multipliers.size(), 0.0);
+    // Uzawa as for rigid obstacles (theory.md eq. (68)).
+    const Positions                     u     = gather(u_ghost);
+    double                              worst = 0;
+    std::vector<double>                 updated(multipliers.size(), 0.0);
+    std::vector<std::optional<Partner>> used(multipliers.size());
     for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
       std::vector<double> r;
       double              gap;
       const double        pressure = pair_residual(k, q, p, pair_positions(u, k, p), r, gap);
       updated[k * n_q + q]         = pressure;
+      used[k * n_q + q]            = p;
       if (pressure > 0) // a penetrating point always presses (eq. (70a))
         worst = std::max(worst, std::abs(gap) / faces[owned[k]].size);
     });
-    // Partners chosen anew at the converged state: a point that presses, or would penetrate its
-    // new partner, and has changed partner asks for the step again.
-    const std::vector<int> selected = select_partners(u);
-    bool                   moved    = false;
-    for (unsigned int p = 0; p < selected.size() && !moved; ++p)
-      if (selected[p] != partners[p])
-        {
-          Tensor<1, 3> normal;
-          const auto   now =
-            selected[p] < 0 ? std::nullopt : project(u, slave_point(u, p / n_q, p % n_q).x, selected[p], normal);
-          moved = updated[p] > 0 || (now && now->gap < 0);
-        }
-    const std::vector<std::vector<unsigned int>> found  = search(u);
-    bool                                         missed = false;
-    for (unsigned int k = 0; k < owned.size() && !missed; ++k)
+    // The partners among all faces near the converged state: a point that presses, or has passed
+    // its partner, on another face than the one it took (with another gap) asks for the step
+    // again, with new couplings if that face is not coupled.
+    const std::vector<std::optional<Partner>> selected = select_partners(u, search(u));
+    bool                                      moved = false, missed = false;
+    for (unsigned int p = 0; p < selected.size(); ++p)
       {
-        std::vector<unsigned int> extra;
-        std::set_difference(found[k].begin(), found[k].end(), candidates[k].begin(), candidates[k].end(),
-                            std::back_inserter(extra));
-        for (unsigned int q = 0; q < n_q && !extra.empty() && !missed; ++q)
-          if (const auto p = partner(u, k, q, extra))
-            missed = p->gap < 0;
+        const std::optional<Partner> &now = selected[p], &before = used[p];
+        if (!(updated[p] > 0 || (now && now->gap < 0)))
+          continue;
+        const double size = faces[owned[p / n_q]].size;
+        if (now && before &&
+            (now->face == before->face || std::abs(now->gap - before->gap) <= 0.1 * controls.tolerance * size))
+          continue;
+        if (now && !coupled(p / n_q, now->face))
+          missed = true;
+        else
+          moved = true;
       }
     worst  = Utilities::MPI::max(worst, comm);
     missed = Utilities::MPI::logical_or(missed, comm);

@@ -32,7 +32,8 @@ namespace hydrostat
    * opposite side of a thin section). The boundary faces of all ranks are known on every rank (their
    * reference geometry once, their displacements at every evaluation), so faces owned by other
    * ranks are found; a bounding-box tree over the deformed faces gives the candidate pairs before
-   * each Newton solve, and their couplings enter the tangent's pattern. The tangent is exact
+   * each Newton solve; only the faces around the partners of points within half a cell enter
+   * the tangent's pattern, and a point may slide onto them within the solve. The tangent is exact
    * (automatic differentiation through the projection, eq. (71)) and unsymmetric. Surfaces that
    * close in limit the next time step (eq. (70c)).
    */
@@ -139,8 +140,11 @@ namespace hydrostat
     /// beyond the edges), and that normal into @p normal; none if the projection does not converge.
     std::optional<Partner> project(const Positions &u, const dealii::Tensor<1, 3> &xs, const unsigned int m,
                                    dealii::Tensor<1, 3> &normal) const;
-    /// The master face of every owned point at @p u among its candidates (−1: none).
-    std::vector<int> select_partners(const Positions &u) const;
+    /// The partner of every owned point at @p u among the faces @p among of its face.
+    std::vector<std::optional<Partner>> select_partners(const Positions                              &u,
+                                                        const std::vector<std::vector<unsigned int>> &among) const;
+    /// Whether face @p m is coupled to owned face @p k in the tangent's pattern.
+    bool coupled(const unsigned int k, const unsigned int m) const;
     /// The partner of point @p q of owned face @p k among @p masters, if any.
     std::optional<Partner> partner(const Positions &u, const unsigned int k, const unsigned int q,
                                    const std::vector<unsigned int> &masters) const;
@@ -171,7 +175,9 @@ namespace hydrostat
     std::vector<dealii::types::global_dof_index>     surface_dofs; // sorted
     std::vector<std::vector<double>>                 weights;      // reference area of each point of owned faces
     std::unordered_map<unsigned int, unsigned int>   face_of_cell; // 6 · active cell index + face_no → owned
+    std::vector<std::vector<unsigned int>>           neighbours;   // faces sharing a node with each face
     std::vector<std::vector<unsigned int>>           candidates;   // masters of each owned face
+    std::vector<std::vector<unsigned int>>           couplings;    // of each owned face in the pattern
     std::vector<int>                                 partners;     // master face of each owned point, −1: none
     std::vector<std::array<dealii::Tensor<1, 3>, 9>> node_normals; // smoothed, of every face's nodes
     double                                           exclusion = 0, thickness = 0;
