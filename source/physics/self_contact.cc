@@ -484,17 +484,47 @@ namespace hydrostat
   {
     // The nearest master face whose projection lies in it, that faces the slave face and that
     // the point has not passed by more than half a cell (the other side of a thin section).
-    const SlavePoint       point = slave_point(u, k, q);
-    std::optional<Partner> best;
+    // The faces in the order of the distance to their nodes' bounding box (grown by a tenth of the
+    // cell for the bulge of a Q2 face): |g| = |x_s − x_m| is at least that distance, so the faces
+    // beyond the nearest partner found need no projection.
+    const SlavePoint                         point = slave_point(u, k, q);
+    std::vector<std::pair<double, unsigned>> order;
+    order.reserve(masters.size());
     for (const unsigned int m : masters)
       {
+        Tensor<1, 3> lower = node(u, m, 0), upper = lower;
+        for (unsigned int n = 1; n < faces[m].n_nodes; ++n)
+          {
+            const Tensor<1, 3> x = node(u, m, n);
+            for (unsigned int d = 0; d < 3; ++d)
+              {
+                lower[d] = std::min(lower[d], x[d]);
+                upper[d] = std::max(upper[d], x[d]);
+              }
+          }
+        double distance_sq = 0;
+        for (unsigned int d = 0; d < 3; ++d)
+          {
+            const double outside =
+              std::max({lower[d] - 0.1 * faces[m].size - point.x[d], 0.0, point.x[d] - upper[d] - 0.1 * faces[m].size});
+            distance_sq += outside * outside;
+          }
+        order.emplace_back(std::sqrt(distance_sq), m);
+      }
+    std::sort(order.begin(), order.end());
+    std::optional<Partner> best;
+    for (const auto &[distance, m] : order)
+      {
+        if (best && distance > std::abs(best->gap))
+          break;
         Tensor<1, 3>     normal;
         const auto       p      = project(u, point.x, m, normal);
         constexpr double inside = 1e-6;
         if (!p || std::min(p->xi[0], p->xi[1]) < -inside || std::max(p->xi[0], p->xi[1]) > 1 + inside ||
             point.normal * normal > -0.5 || p->gap < -0.5 * std::min(faces[owned[k]].size, faces[m].size))
           continue;
-        if (!best || std::abs(p->gap) < std::abs(best->gap))
+        if (!best || std::abs(p->gap) < std::abs(best->gap) ||
+            (std::abs(p->gap) == std::abs(best->gap) && p->face < best->face))
           best = p;
       }
     return best;
