@@ -14,6 +14,11 @@ namespace hydrostat
                       "dynamic: Newmark with inertia; quasi-static: a sequence of equilibria.");
     prm.declare_entry("Newmark beta", "0.25", Patterns::Double(0.0, 0.5), "Newmark beta.");
     prm.declare_entry("Newmark gamma", "0.5", Patterns::Double(0.0, 1.0), "Newmark gamma.");
+    prm.declare_entry("Predictor", "constant acceleration",
+                      Patterns::Selection("constant acceleration|constant velocity"),
+                      "Where Newton starts in each step of a dynamic run: u + dt v + dt^2 a / 2, or u + dt v. "
+                      "Constant velocity suits self-contact, where the last step's acceleration holds the "
+                      "impulses of points that met (theory.md eq. (51)).");
     prm.leave_subsection();
   }
 
@@ -21,6 +26,7 @@ namespace hydrostat
   {
     prm.enter_subsection("Time integration");
     set(prm.get("Mode") == "dynamic", prm.get_double("Newmark beta"), prm.get_double("Newmark gamma"));
+    extrapolate_acceleration = prm.get("Predictor") == "constant acceleration";
     prm.leave_subsection();
   }
 

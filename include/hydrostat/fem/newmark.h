@@ -38,14 +38,18 @@ namespace hydrostat
 
     Coefficients coefficients(const double dt) const;
 
-    /// Predictor of u₊: u + Δt v + ½ Δt² a (constant acceleration; in quasi-static mode, where
-    /// a = 0 and v is the last step's rate, a linear extrapolation).
+    /// Predictor of u₊ (theory.md eq. (51)): u + Δt v + ½ Δt² a (constant acceleration; in
+    /// quasi-static mode, where a = 0 and v is the last step's rate, a linear extrapolation), or
+    /// u + Δt v ('Predictor = constant velocity').
     template <typename VectorType>
     void predict(const VectorType &u, const VectorType &v, const VectorType &a, const double dt,
                  VectorType &u_new) const
     {
       u_new = u;
-      u_new.add(dt, v, 0.5 * dt * dt, a);
+      if (extrapolate_acceleration)
+        u_new.add(dt, v, 0.5 * dt * dt, a);
+      else
+        u_new.add(dt, v);
     }
 
     /// Corrector: v₊ and a₊ from the converged u₊ and the state (u, v, a) at the start of the
@@ -72,9 +76,10 @@ namespace hydrostat
     void set(const bool dynamic, const double beta, const double gamma);
 
   private:
-    bool   is_dynamic    = true;
-    double newmark_beta  = 0.25;
-    double newmark_gamma = 0.5;
+    bool   is_dynamic               = true;
+    double newmark_beta             = 0.25;
+    double newmark_gamma            = 0.5;
+    bool   extrapolate_acceleration = true;
   };
 
   /**
