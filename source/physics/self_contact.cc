@@ -385,28 +385,29 @@ namespace hydrostat
     return false;
   }
 
+  BoundingBox<3> SelfContact::box(const Positions &u, const unsigned int m) const
+  {
+    Point<3> lower(node(u, m, 0)), upper(lower);
+    for (unsigned int k = 1; k < faces[m].n_nodes; ++k)
+      {
+        const Tensor<1, 3> x = node(u, m, k);
+        for (unsigned int d = 0; d < 3; ++d)
+          {
+            lower[d] = std::min(lower[d], x[d]);
+            upper[d] = std::max(upper[d], x[d]);
+          }
+      }
+    return BoundingBox<3>({lower, upper});
+  }
+
   std::vector<std::vector<unsigned int>> SelfContact::search(const Positions &u) const
   {
     // The deformed faces' bounding boxes grown by their cell size, in a tree.
     std::vector<std::pair<BoundingBox<3>, unsigned int>> boxes(faces.size());
     for (unsigned int m = 0; m < faces.size(); ++m)
       {
-        Point<3> lower(node(u, m, 0)), upper(lower);
-        for (unsigned int k = 1; k < faces[m].n_nodes; ++k)
-          {
-            const Tensor<1, 3> x = node(u, m, k);
-            for (unsigned int d = 0; d < 3; ++d)
-              {
-                lower[d] = std::min(lower[d], x[d]);
-                upper[d] = std::max(upper[d], x[d]);
-              }
-          }
-        for (unsigned int d = 0; d < 3; ++d)
-          {
-            lower[d] -= 0.5 * faces[m].size;
-            upper[d] += 0.5 * faces[m].size;
-          }
-        boxes[m] = {BoundingBox<3>({lower, upper}), m};
+        boxes[m] = {box(u, m), m};
+        boxes[m].first.extend(0.5 * faces[m].size);
       }
     const auto                                           tree = pack_rtree(boxes);
     std::vector<std::vector<unsigned int>>               found(owned.size());
@@ -492,21 +493,13 @@ namespace hydrostat
     order.reserve(masters.size());
     for (const unsigned int m : masters)
       {
-        Tensor<1, 3> lower = node(u, m, 0), upper = lower;
-        for (unsigned int n = 1; n < faces[m].n_nodes; ++n)
-          {
-            const Tensor<1, 3> x = node(u, m, n);
-            for (unsigned int d = 0; d < 3; ++d)
-              {
-                lower[d] = std::min(lower[d], x[d]);
-                upper[d] = std::max(upper[d], x[d]);
-              }
-          }
+        BoundingBox<3> around = box(u, m);
+        around.extend(0.1 * faces[m].size);
         double distance_sq = 0;
         for (unsigned int d = 0; d < 3; ++d)
           {
             const double outside =
-              std::max({lower[d] - 0.1 * faces[m].size - point.x[d], 0.0, point.x[d] - upper[d] - 0.1 * faces[m].size});
+              std::max({around.lower_bound(d) - point.x[d], 0.0, point.x[d] - around.upper_bound(d)});
             distance_sq += outside * outside;
           }
         order.emplace_back(std::sqrt(distance_sq), m);

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <deal.II/base/bounding_box.h>
 #include <deal.II/base/index_set.h>
 #include <deal.II/base/quadrature_lib.h>
 
@@ -123,6 +124,8 @@ namespace hydrostat
 
     Positions            gather(const dealii::TrilinosWrappers::MPI::Vector &u) const;
     dealii::Tensor<1, 3> node(const Positions &u, const unsigned int face, const unsigned int k) const;
+    /// The bounding box of the nodes of face @p m at @p u.
+    dealii::BoundingBox<3> box(const Positions &u, const unsigned int m) const;
     /// The candidate masters of every owned face at @p u: the faces whose boxes, grown by the cell
     /// sizes, overlap, less the excluded ones.
     std::vector<std::vector<unsigned int>> search(const Positions &u) const;
