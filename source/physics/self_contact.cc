@@ -433,8 +433,14 @@ namespace hydrostat
     return {x.x, slave.sign * cross_product_3d(x.t[0], x.t[1]) / cross_product_3d(x.t[0], x.t[1]).norm()};
   }
 
+  bool SelfContact::Partner::in_face() const
+  {
+    constexpr double inside = 1e-6;
+    return std::min(xi[0], xi[1]) >= -inside && std::max(xi[0], xi[1]) <= 1 + inside;
+  }
+
   std::optional<SelfContact::Partner> SelfContact::project(const Positions &u, const Tensor<1, 3> &xs,
-                                                           const unsigned int m, Tensor<1, 3> &normal) const
+                                                           const unsigned int m) const
   {
     // The point of the master face whose smoothed normal passes through x_s: Newton on
     // x(ξ) + α ν(ξ) − x_s = 0 for (ξ, η, α) (eq. (70b)), on the face extended by half its size
@@ -470,10 +476,11 @@ namespace hydrostat
         if (std::abs(d[0]) + std::abs(d[1]) < 1e-12)
           {
             const FaceBasis<double> at(degree, master.n_nodes, xi[0], xi[1]);
-            const auto x = face_point<double>(at, master.n_nodes, [&](const unsigned int n) { return xm[n]; }).x;
-            normal = face_point<double>(at, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; }).x;
+            const auto   x = face_point<double>(at, master.n_nodes, [&](const unsigned int n) { return xm[n]; }).x;
+            Tensor<1, 3> normal =
+              face_point<double>(at, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; }).x;
             normal /= normal.norm();
-            return Partner{m, {{xi[0], xi[1]}}, (xs - x) * normal};
+            return Partner{m, {{xi[0], xi[1]}}, (xs - x) * normal, normal};
           }
       }
     return std::nullopt;
@@ -510,11 +517,9 @@ namespace hydrostat
       {
         if (best && distance > std::abs(best->gap))
           break;
-        Tensor<1, 3>     normal;
-        const auto       p      = project(u, point.x, m, normal);
-        constexpr double inside = 1e-6;
-        if (!p || std::min(p->xi[0], p->xi[1]) < -inside || std::max(p->xi[0], p->xi[1]) > 1 + inside ||
-            point.normal * normal > -0.5 || p->gap < -0.5 * std::min(faces[owned[k]].size, faces[m].size))
+        const auto p = project(u, point.x, m);
+        if (!p || !p->in_face() || point.normal * p->normal > -0.5 ||
+            p->gap < -0.5 * std::min(faces[owned[k]].size, faces[m].size))
           continue;
         if (!best || std::abs(p->gap) < std::abs(best->gap) ||
             (std::abs(p->gap) == std::abs(best->gap) && p->face < best->face))
@@ -628,10 +633,8 @@ namespace hydrostat
       for (unsigned int q = 0; q < n_q; ++q)
         if (const int m = partners[k * n_q + q]; m >= 0 && coupled(k, m))
           {
-            Tensor<1, 3>     normal;
-            constexpr double inside = 1e-6;
-            auto             p      = project(u, slave_point(u, k, q).x, m, normal);
-            if (!p || std::min(p->xi[0], p->xi[1]) < -inside || std::max(p->xi[0], p->xi[1]) > 1 + inside)
+            auto p = project(u, slave_point(u, k, q).x, m);
+            if (!p || !p->in_face())
               if (const auto other = partner(u, k, q, couplings[k]))
                 p = other;
             if (p)
@@ -676,11 +679,15 @@ namespace hydrostat
           {
             const std::optional<Partner> &p = selected[k * n_q + q];
             partners[k * n_q + q]           = p ? int(p->face) : -1;
-            for (const double range : {0.5, 1.0})
-              if (p && p->gap < range * faces[owned[k]].size)
-                for (const unsigned int n : neighbours[p->face])
-                  if (n != owned[k] && !excluded(owned[k], n))
-                    (range == 0.5 ? needed : reach)[k].push_back(n);
+            const double size               = faces[owned[k]].size;
+            if (p && p->gap < size)
+              for (const unsigned int n : neighbours[p->face])
+                if (n != owned[k] && !excluded(owned[k], n))
+                  {
+                    reach[k].push_back(n);
+                    if (p->gap < 0.5 * size)
+                      needed[k].push_back(n);
+                  }
           }
         for (auto *set : {&needed[k], &reach[k]})
           {
@@ -847,12 +854,10 @@ namespace hydrostat
               };
               const FaceBasis<double> at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]),
                 at_p(degree, master.n_nodes, p->xi[0], p->xi[1]);
-              Tensor<1, 3> normal;
-              project(u, slave_point(u, k, q).x, p->face, normal);
               const Tensor<1, 3> relative =
                 face_point<double>(at_q, slave.n_nodes, [&](const unsigned int n) { return velocity(owned[k], n); }).x -
                 face_point<double>(at_p, master.n_nodes, [&](const unsigned int n) { return velocity(p->face, n); }).x;
-              const double closing = -(relative * normal);
+              const double closing = -(relative * p->normal);
               if (closing > 0)
                 limit = std::min(limit, (std::max(p->gap, 0.0) + 0.1 * slave.size) / closing);
             }

@@ -118,6 +118,9 @@ namespace hydrostat
       unsigned int          face = 0;
       std::array<double, 2> xi{};
       double                gap = 0;
+      dealii::Tensor<1, 3>  normal; // the unit smoothed normal at ξ
+      /// Whether ξ lies in the face (not on its extension beyond the edges).
+      bool in_face() const;
     };
     /// The current node positions of every face, from the displacement at the surface DoFs.
     using Positions = std::vector<double>; // u at surface_dofs
@@ -140,9 +143,8 @@ namespace hydrostat
     };
     SlavePoint slave_point(const Positions &u, const unsigned int k, const unsigned int q) const;
     /// The point of face @p m whose smoothed normal passes through @p xs (ξ may lie up to ½
-    /// beyond the edges), and that normal into @p normal; none if the projection does not converge.
-    std::optional<Partner> project(const Positions &u, const dealii::Tensor<1, 3> &xs, const unsigned int m,
-                                   dealii::Tensor<1, 3> &normal) const;
+    /// beyond the edges); none if the projection does not converge.
+    std::optional<Partner> project(const Positions &u, const dealii::Tensor<1, 3> &xs, const unsigned int m) const;
     /// The partner of every owned point at @p u among the faces @p among of its face.
     std::vector<std::optional<Partner>> select_partners(const Positions                              &u,
                                                         const std::vector<std::vector<unsigned int>> &among) const;
