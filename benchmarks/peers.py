@@ -12,8 +12,9 @@ Rows (--rows, default: the quick ones, bar4 bar4-gravity block4):
   block4, block8        step-44's block indentation, parameters/indentation/three_field_q2.prm at
                         p/p0 = 100 with 4^3 / 8^3 cells (step-44's global refinement 2 / 3);
                         answer: top-centre u_y [mm].
-  octopus, squid        parameters/octopus_bending.prm, parameters/squid_extension.prm (no peer;
-                        Hydrostat's own wall-time reference; ParaView output switched off).
+  octopus, squid,       parameters/octopus_bending.prm, parameters/squid_extension.prm,
+  reach                 parameters/octopus_reaching_anatomical.prm (no peer; Hydrostat's own
+                        wall-time reference; ParaView output switched off).
 
 Peer figures are the ones measured by the issue's author on 2 cores (FEBio 4.11, step-44 of
 deal.II). Every run lives in OUT/<row>/ (case.prm, log.txt, <base>.csv, status.txt, and
@@ -77,6 +78,9 @@ ROWS = {
                     peer=("-", None, "Hydrostat d89c24e: 1305 s")),
     "squid": dict(case=("file", REPO / "parameters" / "squid_extension.prm"),
                   answer=[("u_z", "p0_uz", 1, "m", None)], peer=("-", None, "")),
+    "reach": dict(case=("file", REPO / "parameters" / "octopus_reaching_anatomical.prm"),
+                  answer=[("u_y", "p0_uy", 1, "m", None), ("u_z", "p0_uz", 1, "m", None)],
+                  peer=("-", None, "Hydrostat bfdb3f2: 128 s")),
 }
 QUICK = ["bar4", "bar4-gravity", "block4"]
 

@@ -20,6 +20,7 @@
 #include <Teuchos_ParameterList.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <vector>
@@ -245,7 +246,29 @@ namespace hydrostat
         factors.vmult(dst, src);
       }
     };
-    SolverControl control(reuse_iterations, relative_tolerance * b.l2_norm(), false, false);
+    // A solve that will not converge within the limit is given up as soon as its rate shows it:
+    // from the second iteration on, the mean reduction per iteration so far, extrapolated to the
+    // limit, must reach the tolerance. A failed attempt then costs a few triangular solves instead
+    // of reuse_iterations of them (where the tangent changes fast, most attempts fail).
+    struct ExtrapolatingControl : SolverControl
+    {
+      using SolverControl::SolverControl;
+      State check(const unsigned int step, const double value) override
+      {
+        if (step == 0)
+          initial = value;
+        const State state = SolverControl::check(step, value);
+        if (state == iterate && step >= 2 && initial > 0 &&
+            initial * std::pow(value / initial, double(max_steps()) / step) > tolerance())
+          {
+            lcheck = failure;
+            return failure;
+          }
+        return state;
+      }
+      double initial = 0;
+    };
+    ExtrapolatingControl control(reuse_iterations, relative_tolerance * b.l2_norm(), false, false);
     SolverGMRES<TrilinosWrappers::MPI::Vector> gmres(
       control, SolverGMRES<TrilinosWrappers::MPI::Vector>::AdditionalData(reuse_iterations + 2, /*right=*/true));
     x = 0;

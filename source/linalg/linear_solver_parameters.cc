@@ -61,8 +61,9 @@ namespace hydrostat
     prm.declare_entry("Factorization reuse iterations", "10", Patterns::Integer(0, 100),
                       "Direct solver: within one Newton solve (one attempt of one time step), a tangent is "
                       "first solved by GMRES preconditioned with the factorisation of the solve's first tangent, "
-                      "to the Relative tolerance in at most this many iterations, and factorised anew only if that "
-                      "does not converge. 0: factorise every tangent.");
+                      "to the Relative tolerance in at most this many iterations (ended as soon as its mean rate "
+                      "shows that it will not), and factorised anew only if that does not converge. 0: "
+                      "factorise every tangent.");
     prm.declare_entry("Preconditioner reuse", "true", Patterns::Selection("true|false|across steps"),
                       "CG/GMRES: within one Newton solve, the preconditioner (AMG, and the checkerboard "
                       "correction of the block preconditioner) is built for the solve's first tangent and kept "
