@@ -19,6 +19,10 @@ namespace hydrostat
     prm.enter_subsection("Newton");
     prm.declare_entry("Max iterations", std::to_string(d.max_iterations), Patterns::Integer(1),
                       "Newton iterations per step before the step is cut back.");
+    prm.declare_entry("Contracting iterations", "0", Patterns::Integer(0),
+                      "Iterations beyond Max iterations while the residual converges: made one at a time as long "
+                      "as |R| halved in each of the last two iterations (a step about to converge is not cut back "
+                      "and started again). 0: cut back at Max iterations.");
     prm.declare_entry("Relative residual", "1e-8", Patterns::Double(0.0),
                       "Residual tolerance relative to the force scale of the iterate, sqrt(sum over cells of "
                       "|f_int|^2 + |f_ext|^2) [N] (internal forces incl. inertia and damping, and loads).");
@@ -45,6 +49,7 @@ namespace hydrostat
   {
     prm.enter_subsection("Newton");
     max_iterations              = prm.get_integer("Max iterations");
+    contracting_iterations      = prm.get_integer("Contracting iterations");
     residual_relative           = prm.get_double("Relative residual");
     const auto absolute         = auto_or_number(prm.get("Absolute residual"), "Newton/Absolute residual", 0);
     automatic_absolute_residual = !absolute;

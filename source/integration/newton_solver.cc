@@ -24,7 +24,15 @@ namespace hydrostat
     residual.reinit(u);
     Evaluation evaluation;
     bool       evaluated = false; // the system at u is assembled (by the line search's full step)
-    for (unsigned int it = 0; it <= control.max_iterations; ++it)
+    // The iteration limit grows one at a time, up to max_iterations + contracting_iterations,
+    // while |R| halves in each iteration (theory.md §10).
+    const auto contracting = [&]() {
+      const std::size_t n = residual_history.size();
+      return n >= 3 && residual_history[n - 1] <= 0.5 * residual_history[n - 2] &&
+             residual_history[n - 2] <= 0.5 * residual_history[n - 3];
+    };
+    unsigned int limit = control.max_iterations;
+    for (unsigned int it = 0; it <= limit; ++it)
       {
         if (!evaluated && !problem.system(u, residual, evaluation.pending_increment, evaluation.force_scale))
           return false;
@@ -41,7 +49,9 @@ namespace hydrostat
         const double update_tolerance = std::max(control.update_absolute, control.update_relative * u.l2_norm());
         if (residual_ok && ((it > 0 && du.l2_norm() <= update_tolerance) || r == 0 || it == 0))
           return true;
-        if (it == control.max_iterations)
+        if (it == limit && limit < control.max_iterations + control.contracting_iterations && contracting())
+          ++limit;
+        if (it == limit)
           return false;
 
         du = 0;

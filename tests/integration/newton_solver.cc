@@ -1,5 +1,6 @@
 // NewtonSolver on small algebraic problems given by callbacks: quadratic convergence to the
-// root, the line search on a step that would "invert", and failure reported when it must be.
+// root, the line search on a step that would "invert", failure reported when it must be, and
+// iterations past the limit while the residual halves (Newton/Contracting iterations).
 #include <deal.II/base/index_set.h>
 
 #include <hydrostat/integration/newton_solver.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iostream>
+#include <memory>
 
 using namespace hydrostat;
 using Vector = NewtonSolver::Vector;
@@ -56,6 +58,33 @@ namespace
     problem.solve = [&](Vector &du) {
       for (unsigned int i = 0; i < 3; ++i)
         du[i] = rhs[i] / tangent_diagonal[i];
+      return 1u;
+    };
+    return problem;
+  }
+
+  /// R_i(u) = (u_i − 2)^p with the update −fraction · R/R' (fraction < 1: a too stiff tangent)
+  /// and force scale 1. p = 2, fraction = 1: the error halves and |R| quarters per iteration (a
+  /// double root); p = 1, fraction = 1/4: both fall by 3/4 per iteration.
+  NewtonSolver::Problem power_law(const double p, const double fraction)
+  {
+    NewtonSolver::Problem problem;
+    problem.residual = [p](const Vector &u, Vector &residual) {
+      for (unsigned int i = 0; i < 3; ++i)
+        residual[i] = std::pow(u[i] - 2.0, p);
+      return true;
+    };
+    // The solve takes the update from the iterate the system was last assembled at.
+    auto u_last    = std::make_shared<Vector>(make_vector(0));
+    problem.system = [residual = problem.residual, u_last](const Vector &u, Vector &R, double &pending, double &scale) {
+      pending = 0;
+      scale   = 1;
+      *u_last = u;
+      return residual(u, R);
+    };
+    problem.solve = [p, fraction, u_last](Vector &du) {
+      for (unsigned int i = 0; i < 3; ++i)
+        du[i] = -fraction * ((*u_last)[i] - 2.0) / p;
       return 1u;
     };
     return problem;
@@ -137,4 +166,37 @@ TEST(NewtonSolver, RelativeTestNotLoosenedByADivergedAttempt)
   EXPECT_GT(solver.residuals().size(), 1u);
   for (unsigned int i = 0; i < 3; ++i)
     EXPECT_NEAR(u[i], 2.0, 1e-12);
+}
+
+// Newton/Contracting iterations: past Max iterations a solve goes on only while |R| halves in
+// each iteration, and at most that many iterations more. The double root needs 17 iterations to
+// |R| = √3 4⁻ᵏ <= 3e-10 (|R| quarters in each); a linearly converging solve (|R| × 3/4) is cut at
+// the limit.
+TEST(NewtonSolver, ContractingIterationsPastTheLimit)
+{
+  const dealii::ConditionalOStream out(std::cout, false);
+  NewtonControl                    control;
+  control.line_search       = false;
+  control.residual_relative = 3e-10;
+  control.update_absolute   = 1e-4;
+  control.max_iterations    = 4;
+  for (const unsigned int extra : {0u, 2u, 30u})
+    {
+      control.contracting_iterations = extra;
+      NewtonSolver solver(control, out);
+      Vector       u         = make_vector(3.0);
+      const bool   converged = solver.solve(power_law(2, 1), u);
+      EXPECT_EQ(converged, extra == 30) << extra;
+      if (converged)
+        {
+          EXPECT_EQ(solver.residuals().size(), 18u);
+          EXPECT_NEAR(u[0], 2.0, 2e-5);
+        }
+      else
+        EXPECT_EQ(solver.residuals().size(), 4 + extra + 1) << extra;
+    }
+  NewtonSolver solver(control, out);
+  Vector       u = make_vector(3.0);
+  EXPECT_FALSE(solver.solve(power_law(1, 0.25), u));
+  EXPECT_EQ(solver.residuals().size(), 5u);
 }

@@ -19,6 +19,8 @@ namespace hydrostat
    *   earlier attempt cannot inflate;
    *   |δu| ≤ max(Absolute update, Relative update · |u|).
    * An update within its tolerance solved at a converged residual is the last (theory.md §10).
+   * After Max iterations the step is cut back, unless |R| halved in each of the last two
+   * iterations: then up to Contracting iterations more are made while it keeps halving.
    * Backtracking line search halves the step, at most Line search steps times, until no element
    * is inverted (J ≤ 0) and either the directional derivative of the potential along the step
    * has dropped, |δu·R(u + α δu)| ≤ 0.9 |δu·R(u)|, or |R| has (Armijo, c = 1e-4); if no
@@ -29,6 +31,7 @@ namespace hydrostat
   struct NewtonControl
   {
     unsigned int max_iterations              = 15;
+    unsigned int contracting_iterations      = 0; // beyond max_iterations while |R| halves per iteration
     double       residual_relative           = 1e-8;
     double       residual_absolute           = 1e-12;
     bool         automatic_absolute_residual = true; // residual_absolute from the mesh and tissues
