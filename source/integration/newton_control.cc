@@ -23,6 +23,10 @@ namespace hydrostat
                       "Iterations beyond Max iterations while the residual converges: made one at a time as long "
                       "as |R| halved in each of the last two iterations (a step about to converge is not cut back "
                       "and started again). 0: cut back at Max iterations.");
+    prm.declare_entry("Maximum update", "0", Patterns::Double(0.0),
+                      "Largest displacement of a DoF in one Newton update [m]; a longer update is shortened to it "
+                      "(before the line search). 0: no limit. Self-contact: a fraction of the cell size, e.g. 2 mm "
+                      "on the octopus arm's 5 mm cells.");
     prm.declare_entry("Relative residual", "1e-8", Patterns::Double(0.0),
                       "Residual tolerance relative to the force scale of the iterate, sqrt(sum over cells of "
                       "|f_int|^2 + |f_ext|^2) [N] (internal forces incl. inertia and damping, and loads).");
@@ -50,6 +54,7 @@ namespace hydrostat
     prm.enter_subsection("Newton");
     max_iterations              = prm.get_integer("Max iterations");
     contracting_iterations      = prm.get_integer("Contracting iterations");
+    max_update                  = prm.get_double("Maximum update");
     residual_relative           = prm.get_double("Relative residual");
     const auto absolute         = auto_or_number(prm.get("Absolute residual"), "Newton/Absolute residual", 0);
     automatic_absolute_residual = !absolute;

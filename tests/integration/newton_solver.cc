@@ -1,6 +1,7 @@
 // NewtonSolver on small algebraic problems given by callbacks: quadratic convergence to the
 // root, the line search on a step that would "invert", failure reported when it must be, and
-// iterations past the limit while the residual halves (Newton/Contracting iterations).
+// iterations past the limit while the residual halves (Newton/Contracting iterations), updates
+// shortened to Newton/Maximum update.
 #include <deal.II/base/index_set.h>
 
 #include <hydrostat/integration/newton_solver.h>
@@ -11,6 +12,8 @@
 #include <cmath>
 #include <iostream>
 #include <memory>
+#include <utility>
+#include <vector>
 
 using namespace hydrostat;
 using Vector = NewtonSolver::Vector;
@@ -199,4 +202,24 @@ TEST(NewtonSolver, ContractingIterationsPastTheLimit)
   Vector       u = make_vector(3.0);
   EXPECT_FALSE(solver.solve(power_law(1, 0.25), u));
   EXPECT_EQ(solver.residuals().size(), 5u);
+}
+
+// Newton/Maximum update: an update whose largest component exceeds it is shortened to it. From
+// u = 0.6 the cubic's full step is 7.2 long; with a cap of 0.5 every update is at most 0.5 (the
+// iterate moves 0.6 → 1.1 → 1.6 → 2.1 and then converges), and the root is the same.
+TEST(NewtonSolver, MaximumUpdateShortensLongUpdates)
+{
+  Vector        tangent = make_vector(0), rhs = make_vector(0), u = make_vector(0.6);
+  NewtonControl control;
+  control.max_update  = 0.5;
+  control.line_search = false;
+  const dealii::ConditionalOStream quiet(std::cout, false); // the solver keeps a reference
+  NewtonSolver                     solver(control, quiet);
+  ASSERT_TRUE(solver.solve(cubic(tangent, rhs), u));
+  EXPECT_NEAR(u[0], 2.0, 1e-12);
+  const auto &r = solver.residuals();
+  // |R| = √3 |u³ − 8| at u = 0.6, 1.1, 1.6, 2.1.
+  ASSERT_GE(r.size(), 5u);
+  for (const auto [k, x] : std::vector<std::pair<unsigned int, double>>{{0, 0.6}, {1, 1.1}, {2, 1.6}, {3, 2.1}})
+    EXPECT_NEAR(r[k], std::sqrt(3.0) * std::abs(x * x * x - 8.0), 1e-9) << "iteration " << k;
 }

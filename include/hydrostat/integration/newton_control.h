@@ -21,6 +21,7 @@ namespace hydrostat
    * An update within its tolerance solved at a converged residual is the last (theory.md §10).
    * After Max iterations the step is cut back, unless |R| halved in each of the last two
    * iterations: then up to Contracting iterations more are made while it keeps halving.
+   * Maximum update > 0 shortens an update whose largest component exceeds it to that length.
    * Backtracking line search halves the step, at most Line search steps times, until no element
    * is inverted (J ≤ 0) and either the directional derivative of the potential along the step
    * has dropped, |δu·R(u + α δu)| ≤ 0.9 |δu·R(u)|, or |R| has (Armijo, c = 1e-4); if no
@@ -32,6 +33,7 @@ namespace hydrostat
   {
     unsigned int max_iterations              = 15;
     unsigned int contracting_iterations      = 0; // beyond max_iterations while |R| halves per iteration
+    double       max_update                  = 0; // [m] largest |δu_i| of an update; 0: none
     double       residual_relative           = 1e-8;
     double       residual_absolute           = 1e-12;
     bool         automatic_absolute_residual = true; // residual_absolute from the mesh and tissues
