@@ -64,9 +64,6 @@ namespace hydrostat
             out << "  linear solver: " << failure.what() << std::endl;
             return false;
           }
-        // With the residual converged, an update within its tolerance is the last: it is taken
-        // whole, and the system at u + δu, which would only confirm convergence, is not assembled
-        // (one assembly per time step saved; the converged state is the same).
         // An update that moves a DoF further than Maximum update is shortened to it: where the
         // tangent is nearly singular (a contact point meeting a new face) the full update runs
         // off by far more than a cell, and halving it in the line search rarely suffices.
@@ -76,6 +73,9 @@ namespace hydrostat
             if (largest > control.max_update)
               du *= control.max_update / largest;
           }
+        // With the residual converged, an update within its tolerance is the last: it is taken
+        // whole, and the system at u + δu, which would only confirm convergence, is not assembled
+        // (one assembly per time step saved; the converged state is the same).
         const bool   last  = residual_ok && du.l2_norm() <= update_tolerance;
         const double alpha = last ? 1.0 : line_search(problem, u, du, residual, evaluation, evaluated);
         u.add(alpha, du);
