@@ -46,6 +46,11 @@ namespace hydrostat
                       "nearly incompressible tissue.");
     prm.declare_entry("Verbose", "false", Patterns::Bool(),
                       "Print the residual, update and line-search factor of every iteration.");
+    prm.declare_entry("Check tangent", "false", Patterns::Bool(),
+                      "Diagnostic: after every linear solve, the derivative of the residual along the update by "
+                      "central differences (two more residual evaluations) against -R, which it equals for the exact "
+                      "tangent; prints |dR/da + R| / |R| (about 1e-6 or less for an exact tangent while |R| is well "
+                      "above its tolerance; of order 1 for a wrong one). For authors of terms and laws.");
     prm.leave_subsection();
   }
 
@@ -64,6 +69,7 @@ namespace hydrostat
     line_search                 = prm.get_bool("Line search");
     line_search_steps           = prm.get_integer("Line search steps");
     verbose                     = prm.get_bool("Verbose");
+    check_tangent               = prm.get_bool("Check tangent");
     iterate_cell_fields         = prm.get("Three-field cell fields") == "iterated";
     prm.leave_subsection();
     require(residual_relative > 0 || residual_absolute > 0 || automatic_absolute_residual,

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <sstream>
 
 namespace hydrostat
@@ -18,6 +19,7 @@ namespace hydrostat
   bool NewtonSolver::solve(const Problem &problem, Vector &u)
   {
     residual_history.clear();
+    mismatch_history.clear();
     n_updates = 0;
     Vector du, residual;
     du.reinit(u);
@@ -64,6 +66,12 @@ namespace hydrostat
             out << "  linear solver: " << failure.what() << std::endl;
             return false;
           }
+        if (control.check_tangent)
+          {
+            mismatch_history.push_back(tangent_mismatch(problem, u, du, residual));
+            out << "    tangent check: |dR/da + R| / |R| = " << scientific(mismatch_history.back())
+                << " along the update (|du|inf = " << scientific(du.linfty_norm()) << ")" << std::endl;
+          }
         // An update that moves a DoF further than Maximum update is shortened to it: where the
         // tangent is nearly singular (a contact point meeting a new face) the full update runs
         // off by far more than a cell, and halving it in the line search rarely suffices.
@@ -89,6 +97,50 @@ namespace hydrostat
           return true;
       }
     return false;
+  }
+
+  double NewtonSolver::tangent_mismatch(const Problem &problem, const Vector &u, const Vector &du,
+                                        const Vector &residual) const
+  {
+    // The update solves K δu = −R, so with the exact tangent the residual's derivative along it,
+    // the cell fields moved along (try_step), is −R in its judged part (eq. (53)). Central
+    // differences over a move of 6e-6 |u|∞ (|δu|∞ from u = 0): about the cube root of the
+    // round-off, where their truncation and round-off errors balance, and independent of the
+    // update's length (an update that runs off would carry the differences across a kink).
+    const double largest = du.linfty_norm();
+    if (!(largest > 0))
+      return 0;
+    const double scale = u.linfty_norm() > 0 ? u.linfty_norm() : largest;
+    const double alpha = 6e-6 * scale / largest;
+    const auto   judge = [&](const Vector &r, Vector &judged) {
+      if (problem.judged_residual)
+        problem.judged_residual(r, judged);
+      else
+        judged = r;
+    };
+    Vector judged(residual), slope(residual), trial(u), r(residual);
+    judge(residual, judged);
+    slope   = 0;
+    bool ok = true;
+    for (const double sign : {1.0, -1.0})
+      {
+        trial = u;
+        trial.add(sign * alpha, du);
+        if (problem.try_step)
+          problem.try_step(sign * alpha);
+        ok = problem.residual(trial, r) && ok;
+        Vector judged_trial(r);
+        judge(r, judged_trial);
+        slope.add(sign / (2 * alpha), judged_trial);
+      }
+    // The state of the problem at u again (the line search reads what the last evaluation left).
+    if (problem.try_step)
+      problem.try_step(0);
+    problem.residual(u, r);
+    if (!ok)
+      return std::numeric_limits<double>::quiet_NaN();
+    slope += judged;
+    return slope.l2_norm() / judged.l2_norm();
   }
 
   double NewtonSolver::line_search(const Problem &problem, const Vector &u, const Vector &du, Vector &residual,

@@ -1,7 +1,7 @@
 // NewtonSolver on small algebraic problems given by callbacks: quadratic convergence to the
 // root, the line search on a step that would "invert", failure reported when it must be, and
 // iterations past the limit while the residual halves (Newton/Contracting iterations), updates
-// shortened to Newton/Maximum update.
+// shortened to Newton/Maximum update, and the check of the tangent along the updates.
 #include <deal.II/base/index_set.h>
 
 #include <hydrostat/integration/newton_solver.h>
@@ -222,4 +222,42 @@ TEST(NewtonSolver, MaximumUpdateShortensLongUpdates)
   ASSERT_GE(r.size(), 5u);
   for (const auto [k, x] : std::vector<std::pair<unsigned int, double>>{{0, 0.6}, {1, 1.1}, {2, 1.6}, {3, 2.1}})
     EXPECT_NEAR(r[k], std::sqrt(3.0) * std::abs(x * x * x - 8.0), 1e-9) << "iteration " << k;
+}
+
+// Newton/Check tangent: with the exact tangent the residual's derivative along each update is −R
+// (the cubic: mismatch ≤ 1e-8 while |R| > 1e-3, and the same iterates as without the check); with a
+// tangent four times too stiff (R = u − 2, update −R/4) the derivative is −R/4, mismatch 3/4.
+TEST(NewtonSolver, TangentCheckTellsAWrongTangent)
+{
+  const dealii::ConditionalOStream quiet(std::cout, false);
+  NewtonControl                    control;
+  Vector                           tangent = make_vector(0), rhs = make_vector(0);
+  std::vector<double>              unchecked;
+  for (const bool check : {false, true})
+    {
+      control.check_tangent = check;
+      NewtonSolver solver(control, quiet);
+      Vector       u = make_vector(3.0);
+      ASSERT_TRUE(solver.solve(cubic(tangent, rhs), u));
+      if (!check)
+        {
+          unchecked = solver.residuals();
+          EXPECT_TRUE(solver.tangent_mismatches().empty());
+          continue;
+        }
+      EXPECT_EQ(solver.residuals(), unchecked);
+      ASSERT_EQ(solver.tangent_mismatches().size(), solver.iterations());
+      for (unsigned int k = 0; k < solver.iterations(); ++k)
+        if (solver.residuals()[k] > 1e-3)
+          EXPECT_LT(solver.tangent_mismatches()[k], 1e-8) << "iteration " << k;
+    }
+
+  control.check_tangent  = true;
+  control.max_iterations = 3;
+  NewtonSolver solver(control, quiet);
+  Vector       u = make_vector(3.0);
+  EXPECT_FALSE(solver.solve(power_law(1, 0.25), u));
+  ASSERT_EQ(solver.tangent_mismatches().size(), 3u);
+  for (const double mismatch : solver.tangent_mismatches())
+    EXPECT_NEAR(mismatch, 0.75, 1e-6);
 }

@@ -22,6 +22,7 @@ namespace hydrostat
    * After Max iterations the step is cut back, unless |R| halved in each of the last two
    * iterations: then up to Contracting iterations more are made while it keeps halving.
    * Maximum update > 0 shortens an update whose largest component exceeds it to that length.
+   * Check tangent compares the residual's derivative along every update with −R (a diagnostic).
    * Backtracking line search halves the step, at most Line search steps times, until no element
    * is inverted (J ≤ 0) and either the directional derivative of the potential along the step
    * has dropped, |δu·R(u + α δu)| ≤ 0.9 |δu·R(u)|, or |R| has (Armijo, c = 1e-4); if no
@@ -42,6 +43,7 @@ namespace hydrostat
     bool         line_search                 = true;
     unsigned int line_search_steps           = 5;
     bool         verbose                     = false;
+    bool         check_tangent               = false; // central differences of R along each update
     bool         iterate_cell_fields         = true;
 
     static void declare_parameters(dealii::ParameterHandler &prm);

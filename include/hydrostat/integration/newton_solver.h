@@ -59,6 +59,8 @@ namespace hydrostat
     unsigned int iterations() const { return n_updates; }
     /// Linear iterations of the last linear solve.
     unsigned int last_linear_iterations() const { return linear_iterations; }
+    /// Newton/Check tangent: |dR/dα + R| / |R| along each update of the last solve() (theory.md §10).
+    const std::vector<double> &tangent_mismatches() const { return mismatch_history; }
 
   private:
     /// What system() reports besides R.
@@ -72,9 +74,14 @@ namespace hydrostat
     double line_search(const Problem &problem, const Vector &u, const Vector &du, Vector &residual,
                        Evaluation &evaluation, bool &evaluated) const;
 
+    /// |dR/dα + R| / |R| along @p du from @p u by central differences, R the judged part of
+    /// @p residual (Newton/Check tangent); the problem's state is that at u again afterwards.
+    double tangent_mismatch(const Problem &problem, const Vector &u, const Vector &du, const Vector &residual) const;
+
     NewtonControl                     control;
     const dealii::ConditionalOStream &out;
     std::vector<double>               residual_history;
+    std::vector<double>               mismatch_history;
     unsigned int                      linear_iterations = 0;
     unsigned int                      n_updates         = 0;
   };
