@@ -118,7 +118,7 @@ namespace hydrostat
       else
         judged = r;
     };
-    Vector judged(residual), slope(residual), trial(u), r(residual);
+    Vector judged(residual), slope(residual), trial(u), r(residual), judged_trial(residual);
     judge(residual, judged);
     slope   = 0;
     bool ok = true;
@@ -129,7 +129,6 @@ namespace hydrostat
         if (problem.try_step)
           problem.try_step(sign * alpha);
         ok = problem.residual(trial, r) && ok;
-        Vector judged_trial(r);
         judge(r, judged_trial);
         slope.add(sign / (2 * alpha), judged_trial);
       }

@@ -14,22 +14,32 @@
 
 using namespace hydrostat;
 
+namespace
+{
+  /// The block of both tests: quasi-static, clamped at one end, the other end moved (60 % stretch
+  /// and a shear at t = 1); the caller sets Newton's controls and calls setup().
+  void stretch_and_shear(test_support::Problem &problem, const Formulation::Type formulation)
+  {
+    problem.mooney_rivlin(3e3, 1e3, 8e5);
+    problem.formulation.type = formulation;
+    problem.newmark.set(false, 0.25, 0.5);
+    problem.newton.max_iterations = 25;
+    problem.add_standard_terms();
+    problem.constraints.add(0, "xyz");
+    problem.constraints.add(1, "xyz", "0.012 * t; 0.004 * t; -0.002 * t");
+  }
+} // namespace
+
 TEST(Newton, ConvergesQuadraticallyOnLargeDeformation)
 {
   for (const auto formulation : {Formulation::Type::displacement, Formulation::Type::three_field})
     {
       const std::string     name = formulation == Formulation::Type::three_field ? "three-field" : "displacement";
       test_support::Problem problem(test_support::box({0.02, 0.01, 0.01}, {4, 2, 2}));
-      problem.mooney_rivlin(3e3, 1e3, 8e5);
-      problem.formulation.type = formulation;
-      problem.newmark.set(false, 0.25, 0.5);
+      stretch_and_shear(problem, formulation);
       problem.newton.residual_relative           = 1e-13;
       problem.newton.residual_absolute           = 1e-14;
       problem.newton.automatic_absolute_residual = false;
-      problem.newton.max_iterations              = 25;
-      problem.add_standard_terms();
-      problem.constraints.add(0, "xyz");
-      problem.constraints.add(1, "xyz", "0.012 * t; 0.004 * t; -0.002 * t");
       problem.setup();
       for (unsigned int step = 0; step < 4; ++step)
         ASSERT_EQ(problem.steps().advance(0.25), 0.25) << "no cut-back expected:\n" << problem.log.str();
@@ -85,14 +95,8 @@ TEST(Newton, TangentCheckFindsTheAssembledTangentExact)
   for (const bool check : {false, true})
     {
       test_support::Problem problem(test_support::box({0.02, 0.01, 0.01}, {4, 2, 2}));
-      problem.mooney_rivlin(3e3, 1e3, 8e5);
-      problem.formulation.type = Formulation::Type::three_field;
-      problem.newmark.set(false, 0.25, 0.5);
-      problem.newton.max_iterations = 25;
-      problem.newton.check_tangent  = check;
-      problem.add_standard_terms();
-      problem.constraints.add(0, "xyz");
-      problem.constraints.add(1, "xyz", "0.012 * t; 0.004 * t; -0.002 * t");
+      stretch_and_shear(problem, Formulation::Type::three_field);
+      problem.newton.check_tangent = check;
       problem.setup();
       std::vector<double> residuals, mismatches;
       for (unsigned int step = 0; step < 4; ++step)
