@@ -72,6 +72,8 @@ namespace hydrostat
             out << "    tangent check: |dR/da + R| / |R| = " << scientific(mismatch_history.back())
                 << " along the update (|du|inf = " << scientific(du.linfty_norm()) << ")" << std::endl;
           }
+        if (problem.adjust)
+          problem.adjust(u, du);
         // An update that moves a DoF further than Maximum update is shortened to it: where the
         // tangent is nearly singular (a contact point meeting a new face) the full update runs
         // off by far more than a cell, and halving it in the line search rarely suffices.

@@ -123,16 +123,21 @@ namespace hydrostat
     AssertThrow(assemble_at(u, dt, residual, &problem.tangent(), homogeneous),
                 ExcMessage("The tangent of the sensitivities is evaluated at a converged state with J <= 0."));
     linear_solver.renew_factorization();
-    for (Vector &derivative : derivatives)
+    solve_tangent(homogeneous, derivatives);
+  }
+
+  void StepSolver::solve_tangent(const AffineConstraints<double> &homogeneous, std::vector<Vector> &columns)
+  {
+    for (Vector &column : columns)
       {
-        Vector du = accepted.owned_vector();
-        derivative *= -1.0;
-        const LinearSolver::Statistics statistics = linear_solver.solve(
-          problem.tangent(), du, derivative, problem.dof_handler(), &timer, problem.pressure_blocks());
-        homogeneous.distribute(du);
+        Vector x = accepted.owned_vector();
+        column *= -1.0;
+        const LinearSolver::Statistics statistics =
+          linear_solver.solve(problem.tangent(), x, column, problem.dof_handler(), &timer, problem.pressure_blocks());
+        homogeneous.distribute(x);
         counts.linear_iterations += statistics.iterations;
         counts.factorizations += statistics.factorised;
-        derivative = du;
+        column = x;
       }
   }
 
@@ -190,6 +195,19 @@ namespace hydrostat
       newton_problem.judged_residual = [&](const Vector &residual, Vector &judged) {
         judged = residual;
         judged -= problem.cell_constraint_residual();
+      };
+    // The controller's inputs along the first solve of the step (theory.md eq. (77)); the cell
+    // fields follow the whole update.
+    if (step_controller && !from_u)
+      newton_problem.adjust = [&](const Vector &u_iterate, Vector &du) {
+        const StepController::TangentSolve solve = [&](std::vector<Vector> &columns) {
+          solve_tangent(homogeneous, columns);
+        };
+        if (step_controller->adjust(*this, u_iterate, du, dt, solve) && cell_fields.follows_updates())
+          {
+            u_ghost = du;
+            cell_fields.set_increment(dof_handler, u_ghost);
+          }
       };
     newton_problem.try_step  = [&](const double alpha) { cell_fields.try_step(alpha); };
     newton_problem.take_step = [&](const double alpha) { cell_fields.take_step(alpha); };

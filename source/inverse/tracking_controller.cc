@@ -149,7 +149,7 @@ namespace hydrostat
         values.push_back(std::sqrt(squared));
         largest_error = std::max(largest_error, std::sqrt(squared));
       }
-    values.push_back(updates);
+    values.push_back(updates + adjustments);
     return values;
   }
 
@@ -193,8 +193,60 @@ namespace hydrostat
         current[k]         = std::clamp(accepted[k] + dt * slope, 0.0, 1.0);
       }
     apply(current);
-    updates = 0;
-    radius  = 1;
+    updates     = 0;
+    radius      = 1;
+    iterations  = 0;
+    adjustments = 0;
+    adjusting   = false;
+    // A step cut back (its first solve failed, or its activations did not settle) is solved again
+    // without updates within Newton, as are its parts until one is accepted.
+    stopped       = !accepted_last;
+    accepted_last = false;
+    ranked        = false;
+  }
+
+  bool TrackingController::adjust(StepSolver &solver, const Vector &u, Vector &du, const double dt,
+                                  const TangentSolve &solve)
+  {
+    // From the second iteration of the step's first Newton solve on, when the iterate is near the
+    // step's solution, the update (75) for the markers that the Newton update predicts, taken
+    // together with it (eq. (77)). The sensitivities come from the iterate's tangent (eq. (73)),
+    // again whenever the activations changed by more than 10 Tolerance since they were computed,
+    // so that the last update is planned with those of nearly the converged activations. The
+    // updates stop when one settles or is not half the one before; the converged solve then
+    // goes to update().
+    const State &state = solver.state();
+    if (++iterations < 2 || stopped)
+      return false;
+    if (!adjusting || drift > 10 * parameters.tolerance)
+      {
+        model.du.assign(exciters.size(), state.owned_vector());
+        solver.control_derivatives(u, dt, columns, model.du);
+        solve(model.du);
+        marker_sensitivities(state, state.time() + dt);
+        adjusting = true;
+        drift     = 0;
+      }
+    Vector predicted = u, predicted_ghosted = state.ghosted_vector();
+    predicted += du;
+    predicted_ghosted           = predicted;
+    const std::vector<double> e = errors(predicted_ghosted, state.time() + dt);
+    const Plan                p = plan(e);
+    if (settled(p, objective(e, current)) || (adjustments > 0 && p.largest > 0.5 * adjusted))
+      {
+        stopped = true;
+        return false;
+      }
+    for (unsigned int k = 0; k < exciters.size(); ++k)
+      {
+        current[k] = std::clamp(current[k] + p.delta[k], 0.0, 1.0);
+        du.add(p.delta[k], model.du[k]);
+      }
+    apply(current);
+    adjusted = p.largest;
+    drift += p.largest;
+    ++adjustments;
+    return true;
   }
 
   double TrackingController::objective(const std::vector<double> &e, const std::vector<double> &a) const
@@ -212,17 +264,23 @@ namespace hydrostat
   {
     const State       &state = solver.state();
     const double       t     = state.time() + dt;
-    const unsigned int n = exciters.size(), m = parameters.targets.components().size();
-    model.u         = u;
-    model.a         = current;
-    model.error     = error;
-    model.objective = objective(error, current);
+    const unsigned int n     = exciters.size();
+    model.u                  = u;
+    model.a                  = current;
+    model.error              = error;
+    model.objective          = objective(error, current);
 
     // ∂R/∂a_k of all exciters in one pass over the cells (eq. (74)), then the sensitivities (73).
     model.du.assign(n, state.owned_vector());
     solver.control_derivatives(u, dt, columns, model.du);
     solver.sensitivities(u, dt, model.du);
 
+    marker_sensitivities(state, t);
+  }
+
+  void TrackingController::marker_sensitivities(const State &state, const double t)
+  {
+    const unsigned int n = exciters.size(), m = parameters.targets.components().size();
     // S_ck = ∂u_c/∂a_k of the targeted components (eq. (73)).
     model.S.reinit(m, n);
     Vector u_ghosted = state.ghosted_vector();
@@ -242,7 +300,7 @@ namespace hydrostat
     unsigned int rank = 0;
     for (unsigned int k = 0; k < std::min(m, n); ++k)
       rank += S.singular_value(k) > 1e-8 * S.singular_value(0);
-    if (rank < n && updates == 0)
+    if (rank < n && !ranked)
       {
         require(parameters.activation_weight + parameters.change_weight > 0,
                 "Parameter 'Inverse/Activation weight' = 0, but at t = " + scientific(t) + " s the " +
@@ -253,6 +311,7 @@ namespace hydrostat
           out << "Inverse: at t = " << scientific(t) << " s the " << m << " marker components determine only " << rank
               << " of the " << n << " activations: they are the minimum-norm ones of the weighted problem" << std::endl;
       }
+    ranked = true;
   }
 
   TrackingController::Plan TrackingController::plan(const std::vector<double> &e) const
@@ -309,6 +368,10 @@ namespace hydrostat
       }
     else
       {
+        // The first solve's sensitivities (eq. (77)) judge its converged state as the last ones do
+        // a re-solved one.
+        if (updates == 0 && adjusting && plan(error).largest <= parameters.tolerance)
+          return Update::converged;
         if (updates > 0)
           {
             radius = std::min(1.0, 2 * radius);
@@ -360,7 +423,8 @@ namespace hydrostat
       }
     accepted      = current;
     accepted_time = solver.state().time();
-    total_updates += updates;
+    accepted_last = true;
+    total_updates += updates + adjustments;
     ++steps;
     write(row(solver.state().time()));
   }

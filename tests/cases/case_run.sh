@@ -51,8 +51,14 @@ run_inverse() {
   run_case "$1" "$2" "$3" --set "Time stepping/End time=$5" --set "Output/Directory=$1" --set "Output/ParaView=false"
   mkdir -p "$1/replay"
   run_case "$1/replay" "$2" "$1/$4_replay.prm"
-  "$python" postprocess/inverse_report.py "$1" --end "$5" --error "$6" --replay "${7:-1e-9}" | tee "$1/report.txt"
-  grep -q "^FAIL" "$1/report.txt" && exit 1
+  status=0
+  "$python" postprocess/inverse_report.py "$1" --end "$5" --error "$6" --replay "${7:-1e-9}" > "$1/report.txt" 2>&1 ||
+    status=$?
+  cat "$1/report.txt"
+  if [ "$status" -ne 0 ] || grep -q "^FAIL" "$1/report.txt"; then
+    echo "FAIL: postprocess/inverse_report.py (exit status $status)"
+    exit 1
+  fi
   return 0
 }
 

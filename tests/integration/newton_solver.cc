@@ -220,7 +220,7 @@ TEST(NewtonSolver, MaximumUpdateShortensLongUpdates)
   const auto &r = solver.residuals();
   // |R| = √3 |u³ − 8| at u = 0.6, 1.1, 1.6, 2.1.
   ASSERT_GE(r.size(), 5u);
-  for (const auto [k, x] : std::vector<std::pair<unsigned int, double>>{{0, 0.6}, {1, 1.1}, {2, 1.6}, {3, 2.1}})
+  for (const auto &[k, x] : std::vector<std::pair<unsigned int, double>>{{0, 0.6}, {1, 1.1}, {2, 1.6}, {3, 2.1}})
     EXPECT_NEAR(r[k], std::sqrt(3.0) * std::abs(x * x * x - 8.0), 1e-9) << "iteration " << k;
 }
 
@@ -248,8 +248,10 @@ TEST(NewtonSolver, TangentCheckTellsAWrongTangent)
       EXPECT_EQ(solver.residuals(), unchecked);
       ASSERT_EQ(solver.tangent_mismatches().size(), solver.iterations());
       for (unsigned int k = 0; k < solver.iterations(); ++k)
-        if (solver.residuals()[k] > 1e-3)
-          EXPECT_LT(solver.tangent_mismatches()[k], 1e-8) << "iteration " << k;
+        {
+          if (solver.residuals()[k] > 1e-3)
+            EXPECT_LT(solver.tangent_mismatches()[k], 1e-8) << "iteration " << k;
+        }
     }
 
   control.check_tangent  = true;

@@ -41,6 +41,10 @@ namespace hydrostat
       std::function<void(double alpha)> try_step;
       /// ... and with the α taken.
       std::function<void(double alpha)> take_step;
+      /// Optional: inputs of R chosen along the iteration (the inverse run's activations, theory.md
+      /// eq. (77)), called with the iterate u and its update δu solved with them fixed, before δu
+      /// is shortened or searched; they may change and add their linearised effect to δu.
+      std::function<void(const Vector &u, Vector &du)> adjust;
     };
 
     NewtonSolver(const NewtonControl &control, const dealii::ConditionalOStream &out);

@@ -123,6 +123,9 @@ namespace hydrostat
     /// constraints of a correction there in @p homogeneous; false if J ≤ 0 somewhere.
     bool assemble_at(const Vector &u, const double dt, Vector &residual,
                      dealii::TrilinosWrappers::SparseMatrix *tangent, dealii::AffineConstraints<double> &homogeneous);
+    /// Replaces each of @p columns, b, by x = −K⁻¹ b with the current tangent and factorisation,
+    /// @p homogeneous distributed.
+    void solve_tangent(const dealii::AffineConstraints<double> &homogeneous, std::vector<Vector> &columns);
     /// Makes u₊ = @p u_new the accepted state at time + dt.
     void accept(const double dt, const Vector &u_new);
 

@@ -26,7 +26,8 @@ namespace hydrostat
    * activation (exact: R is linear in fa, eq. (74)) gives the markers' sensitivities
    * (StepSolver::sensitivities, eq. (73)); a box-constrained quadratic programme (eq. (75)) gives
    * the update of the activations, the step is solved again from the linearised state, and so on
-   * until no activation changes by more than the tolerance. Writes <base>_inverse.csv: time, the
+   * until no activation changes by more than the tolerance. Along the step's first Newton solve
+   * the same updates already come with the Newton updates (adjust(), eq. (77)). Writes <base>_inverse.csv: time, the
    * activation of each exciter (named as its group, so that Source = table replays it), the
    * markers' errors and the updates of the step. A group with Control nodes has one exciter per
    * node (eq. (76)), named <Name>_k.
@@ -56,6 +57,7 @@ namespace hydrostat
 
     void   start(const StepSolver &solver) override;
     void   start_step(const double t) override;
+    bool   adjust(StepSolver &solver, const Vector &u, Vector &du, const double dt, const TangentSolve &solve) override;
     Update update(StepSolver &solver, Vector &u, const double dt) override;
     void   commit(const StepSolver &solver) override;
 
@@ -72,6 +74,9 @@ namespace hydrostat
     /// The model of the step's solution around the converged @p u of the current activations:
     /// the sensitivities (73) and the markers' S.
     void linearise(StepSolver &solver, const Vector &u, const double dt);
+    /// The markers' S from the sensitivities model.du; says once per step whether the markers
+    /// determine every activation (at time @p t).
+    void marker_sensitivities(const State &state, const double t);
     /// An update of the activations from the linearisation (model) and marker errors @p e.
     struct Plan
     {
@@ -118,9 +123,17 @@ namespace hydrostat
       double                     step = 0;  // the largest change of the update taken from it
     } model;
     double       radius  = 1; // trust radius of an update
-    unsigned int updates = 0; // of this step
-    // Of the run: updates, steps, the steps whose markers determine fewer activations than there
-    // are exciters, the largest marker error.
+    unsigned int updates = 0; // of this step, after a converged solve
+    // Of the step's first Newton solve (eq. (77)): its iterations so far, the updates within it,
+    // the largest change of the last one, the sum of the largest changes since the sensitivities,
+    // whether they are the model, whether its updates have stopped; and whether the step's rank
+    // of S was judged.
+    unsigned int iterations = 0, adjustments = 0;
+    double       adjusted = 0, drift = 0;
+    bool         adjusting = false, stopped = false, ranked = false;
+    bool         accepted_last = true; // no step was cut back since the last accepted one
+    // Of the run: updates (both kinds), steps, the steps whose markers determine fewer activations
+    // than there are exciters, the largest marker error.
     unsigned long total_updates = 0, steps = 0, redundant_steps = 0;
     double        largest_error = 0;
   };
