@@ -46,12 +46,12 @@ namespace hydrostat
                       "nearly incompressible tissue.");
     prm.declare_entry("Verbose", "false", Patterns::Bool(),
                       "Print the residual, update and line-search factor of every iteration.");
-    prm.declare_entry(
-      "Check tangent", "false", Patterns::Bool(),
-      "Diagnostic: after every linear solve, the derivative of the residual along the update by "
-      "central differences (three more residual evaluations: two differences, then R again) against -R, which it equals for the exact "
-      "tangent; prints |dR/da + R| / |R| (about 1e-6 or less for an exact tangent while |R| is well "
-      "above its tolerance; of order 1 for a wrong one). For authors of terms and laws.");
+    prm.declare_entry("Check tangent", "false", Patterns::Bool(),
+                      "Diagnostic: after every linear solve, the derivative of the residual along the update by "
+                      "central differences (three more residual evaluations: two differences, then R again) against "
+                      "-R, which it equals for the exact tangent; prints |dR/da + R| / |R| (about 1e-6 or less for an "
+                      "exact tangent while |R| is well above its tolerance; of order 1 for a wrong one). For authors "
+                      "of terms and laws.");
     prm.leave_subsection();
   }
 

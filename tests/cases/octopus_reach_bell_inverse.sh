@@ -6,8 +6,9 @@
 #  - every marker within 3 mm of its target (measured: at most 2.3 mm at 0.14 s, when the bend
 #    forms, 0.74 mm at 0.25 s; 2026-12-04);
 #  - the replay (the node activations as tables) repeats the inverse run's probes to 1e-7 m
-#    (measured 1.4e-8 m on 2026-12-05, with Newton/Maximum update = 5 mm: in this reach the Newton tolerance's differences grow, from 1e-13 m
-#    before 0.17 s; 0.2 mm at the end of the full run);
+#    (measured 1.4e-8 m on 2026-12-05, with Newton/Maximum update = 5 mm: in this reach the
+#    Newton tolerance's differences grow, from 1e-13 m before 0.17 s; 0.2 mm at the end of the
+#    full run);
 #  - the answer is a travelling wave: the dorsal profile's peak node lies at the base at 0.1 s and
 #    at Z >= 30 mm at 0.25 s, and the transverse activation behind it (Z <= 20 mm) is 0.7-0.9 at
 #    0.25 s (the level 0.8 of the forward run that made the targets).

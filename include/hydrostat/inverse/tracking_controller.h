@@ -27,9 +27,9 @@ namespace hydrostat
    * (StepSolver::sensitivities, eq. (73)); a box-constrained quadratic programme (eq. (75)) gives
    * the update of the activations, the step is solved again from the linearised state, and so on
    * until no activation changes by more than the tolerance. Along the step's first Newton solve
-   * the same updates already come with the Newton updates (adjust(), eq. (77)). Writes <base>_inverse.csv: time, the
-   * activation of each exciter (named as its group, so that Source = table replays it), the
-   * markers' errors and the updates of the step. A group with Control nodes has one exciter per
+   * the same updates already come with the Newton updates (adjust(), eq. (77)). Writes
+   * <base>_inverse.csv: time, the activation of each exciter (named as its group, so that
+   * Source = table replays it), the markers' errors and the updates of the step. A group with Control nodes has one exciter per
    * node (eq. (76)), named <Name>_k.
    */
   class TrackingController : public StepController
