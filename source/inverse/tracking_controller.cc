@@ -220,10 +220,7 @@ namespace hydrostat
       return false;
     if (!adjusting || drift > 10 * parameters.tolerance)
       {
-        model.du.assign(exciters.size(), state.owned_vector());
-        solver.control_derivatives(u, dt, columns, model.du);
-        solve(model.du);
-        marker_sensitivities(state, state.time() + dt);
+        sensitivities(solver, u, dt, solve);
         adjusting = true;
         drift     = 0;
       }
@@ -262,25 +259,23 @@ namespace hydrostat
 
   void TrackingController::linearise(StepSolver &solver, const Vector &u, const double dt)
   {
+    model.u         = u;
+    model.a         = current;
+    model.error     = error;
+    model.objective = objective(error, current);
+    sensitivities(solver, u, dt, [&](std::vector<Vector> &derivatives) { solver.sensitivities(u, dt, derivatives); });
+  }
+
+  void TrackingController::sensitivities(StepSolver &solver, const Vector &u, const double dt,
+                                         const TangentSolve &solve)
+  {
     const State       &state = solver.state();
     const double       t     = state.time() + dt;
-    const unsigned int n     = exciters.size();
-    model.u                  = u;
-    model.a                  = current;
-    model.error              = error;
-    model.objective          = objective(error, current);
-
+    const unsigned int n = exciters.size(), m = parameters.targets.components().size();
     // ∂R/∂a_k of all exciters in one pass over the cells (eq. (74)), then the sensitivities (73).
     model.du.assign(n, state.owned_vector());
     solver.control_derivatives(u, dt, columns, model.du);
-    solver.sensitivities(u, dt, model.du);
-
-    marker_sensitivities(state, t);
-  }
-
-  void TrackingController::marker_sensitivities(const State &state, const double t)
-  {
-    const unsigned int n = exciters.size(), m = parameters.targets.components().size();
+    solve(model.du);
     // S_ck = ∂u_c/∂a_k of the targeted components (eq. (73)).
     model.S.reinit(m, n);
     Vector u_ghosted = state.ghosted_vector();

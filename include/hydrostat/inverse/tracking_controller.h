@@ -74,9 +74,9 @@ namespace hydrostat
     /// The model of the step's solution around the converged @p u of the current activations:
     /// the sensitivities (73) and the markers' S.
     void linearise(StepSolver &solver, const Vector &u, const double dt);
-    /// The markers' S from the sensitivities model.du; says once per step whether the markers
-    /// determine every activation (at time @p t).
-    void marker_sensitivities(const State &state, const double t);
+    /// The sensitivities model.du (73) at @p u, the tangent solved by @p solve, and the markers'
+    /// S from them; says once per step whether the markers determine every activation.
+    void sensitivities(StepSolver &solver, const Vector &u, const double dt, const TangentSolve &solve);
     /// An update of the activations from the linearisation (model) and marker errors @p e.
     struct Plan
     {
