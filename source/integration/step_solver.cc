@@ -315,7 +315,13 @@ namespace hydrostat
             const auto update =
               step_controller ? step_controller->update(*this, u, dt) : StepController::Update::converged;
             if (update == StepController::Update::converged)
-              break;
+              {
+                for (const auto &term : problem.terms())
+                  if (const std::string why = term->unsettled(); !why.empty())
+                    out << "  warning: t = " << scientific(accepted.time() + dt) << " s: " << term->name()
+                        << " not settled: " << why << std::endl;
+                break;
+              }
             if (update == StepController::Update::failed)
               {
                 controls_failed = true;

@@ -4,12 +4,14 @@
 #include <deal.II/lac/vector.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/base/number_text.h>
 #include <hydrostat/fem/cell_kernels.h>
 #include <hydrostat/geometry/boundary_ids.h>
 #include <hydrostat/physics/rigid_contact.h>
 
 #include <algorithm>
 #include <cmath>
+#include <iomanip>
 #include <limits>
 #include <sstream>
 
@@ -29,7 +31,8 @@ namespace hydrostat
                       "Largest penetration left after the augmented-Lagrangian updates, as a fraction of the size "
                       "of the cell it is in [-].");
     prm.declare_entry("Maximum augmentations", "20", Patterns::Integer(0),
-                      "Augmented-Lagrangian updates per time step at most (0: penalty contact).");
+                      "Augmented-Lagrangian updates per time step at most (0: penalty contact); a step that "
+                      "reaches the limit before the tolerance is accepted with a warning.");
     prm.declare_entry("Modified mass", "false", Patterns::Bool(),
                       "Dynamic runs: the nodes of the boundaries that can touch carry no mass, it moves to the "
                       "nodes across their cells (Khenous, Laborde & Renard 2008), so that an impact does not "
@@ -63,6 +66,28 @@ namespace hydrostat
             "Parameter 'Contact/Penalty factor' = 0: give a factor > 0 (default 100).");
     controls.muscles = &setup.muscles;
     return controls;
+  }
+
+  bool RigidContact::Controls::stop_augmenting(const double worst, const bool moving, const unsigned int augmentations,
+                                               std::string &unsettled) const
+  {
+    unsettled.clear();
+    if (worst <= tolerance && !moving)
+      return true;
+    if (augmentations < max_augmentations)
+      return false;
+    // Penalty contact (no updates asked for) has no tolerance to miss.
+    if (max_augmentations > 0)
+      {
+        std::ostringstream text;
+        text << "largest penetration " << std::setprecision(3) << worst << " of the cell size"
+             << (moving ? " and partner faces still changing" : "") << " after " << max_augmentations
+             << (max_augmentations == 1 ? " augmentation" : " augmentations")
+             << " (parameter 'Contact/Penetration tolerance' = " << shortest_text(tolerance)
+             << "): raise 'Contact/Maximum augmentations' or 'Contact/Penalty factor'";
+        unsettled = text.str();
+      }
+    return true;
   }
 
   void RigidContact::check_massless_cells(const DoFHandler<3> &dof_handler, const Quadrature<3> &quadrature,
@@ -355,7 +380,7 @@ namespace hydrostat
         worst = std::max(worst, std::abs(f.proximity.gap) / face.size);
     });
     worst = Utilities::MPI::max(worst, comm);
-    if (worst <= controls.tolerance || augmentations >= controls.max_augmentations)
+    if (controls.stop_augmenting(worst, false, augmentations, shortfall))
       return false;
     multipliers = updated;
     ++augmentations;

@@ -827,7 +827,7 @@ namespace hydrostat
     worst  = Utilities::MPI::max(worst, comm);
     missed = Utilities::MPI::logical_or(missed, comm);
     moved  = Utilities::MPI::logical_or(moved, comm);
-    if ((worst <= controls.tolerance && !missed && !moved) || augmentations >= controls.max_augmentations)
+    if (controls.stop_augmenting(worst, missed || moved, augmentations, shortfall))
       return false;
     multipliers = updated;
     stale       = missed;

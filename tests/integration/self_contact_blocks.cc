@@ -81,6 +81,7 @@ end
   EXPECT_LE(totals.max_penetration, 1e-4 * h);
   EXPECT_NEAR(lambda, 0.8, 1e-3);
   EXPECT_EQ(totals.points, 2u * 4 * 4); // both faces' Gauss points press
+  EXPECT_EQ(contact.unsettled(), "");   // the updates settled within their limit
   // Contact is the only load the balance books (the pushed face is a constraint): its work is the
   // balance's external work, by the same trapezoidal rule.
   EXPECT_NEAR(totals.work, problem.energy().external_work, 1e-9 * std::abs(totals.work));

@@ -44,6 +44,12 @@ namespace hydrostat
       unsigned int          max_augmentations = 20;      ///< Uzawa updates per step
       bool                  modified_mass     = false;   ///< contact nodes without mass (eq. (72))
       const MuscleGroups   *muscles           = nullptr; ///< the body's, kept off the massless nodes
+
+      /// Whether augment() must stop with the largest penetration @p worst (/ h) and @p moving
+      /// partners: settled, or the limit of updates reached after @p augmentations; then @p
+      /// unsettled says why (else it is cleared).
+      bool stop_augmenting(const double worst, const bool moving, const unsigned int augmentations,
+                           std::string &unsettled) const;
     };
 
     /// The controls of the current subsection 'Contact' (shared with self-contact), the modified
@@ -82,8 +88,9 @@ namespace hydrostat
     bool massless_boundary(const unsigned int id) const override { return controls.modified_mass && on_boundary(id); }
     void add_face(const FaceState &face, CellContribution &out) const override;
 
-    bool augment(const dealii::TrilinosWrappers::MPI::Vector &u, const Step &step) override;
-    void retry_step() override;
+    bool        augment(const dealii::TrilinosWrappers::MPI::Vector &u, const Step &step) override;
+    void        retry_step() override;
+    std::string unsettled() const override { return shortfall; }
 
     std::vector<CellField> output_fields() const override;
     void                   output_values(const CellState &cell, double *values) const override;
@@ -153,6 +160,7 @@ namespace hydrostat
     std::vector<double>                            multipliers; // λ̄ of the step being solved
     std::vector<PointRecord>                       accepted;    // of the last accepted step
     unsigned int                                   n_q = 0, augmentations = 0;
+    std::string                                    shortfall; // unsettled() of the last augment()
     double                                         penalty_min = 0, penalty_max = 0;
     Totals                                         sums;
   };

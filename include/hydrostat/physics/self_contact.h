@@ -64,8 +64,9 @@ namespace hydrostat
     bool        massless_boundary(const unsigned int id) const override;
     void        add_to_system(const SystemState &state, SystemContribution &out) const override;
 
-    bool augment(const dealii::TrilinosWrappers::MPI::Vector &u, const Step &step) override;
-    void retry_step() override;
+    bool        augment(const dealii::TrilinosWrappers::MPI::Vector &u, const Step &step) override;
+    void        retry_step() override;
+    std::string unsettled() const override { return shortfall; }
 
     std::vector<CellField> output_fields() const override;
     void                   output_values(const CellState &cell, double *values) const override;
@@ -190,7 +191,8 @@ namespace hydrostat
     std::vector<PointRecord>                         accepted;     // of the last accepted step
     std::vector<double>                              force_n, u_n; // nodal contact force and u at surface_dofs
     unsigned int                                     augmentations = 0;
-    bool                                             stale         = false; // a pair outside the candidates
+    std::string                                      shortfall;     // unsettled() of the last augment()
+    bool                                             stale = false; // a pair outside the candidates
     Totals                                           sums;
   };
 } // namespace hydrostat

@@ -185,6 +185,9 @@ namespace hydrostat
     virtual bool augment(const dealii::TrilinosWrappers::MPI::Vector & /*u*/, const Step & /*step*/) { return false; }
     /// The step is tried again from the accepted state (cut back): forget what augment() changed.
     virtual void retry_step() {}
+    /// After augment() has returned false: why the multipliers are left unsettled (the limit of
+    /// updates reached before the tolerance), in words for a warning; empty if they are settled.
+    virtual std::string unsettled() const { return ""; }
 
     /// For work() = stored: the term's energies and non-conservative forces at point @p q of a
     /// cell of the accepted state. The other terms' work is that of their residual contribution.
