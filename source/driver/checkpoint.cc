@@ -1,6 +1,7 @@
 #include <deal.II/base/utilities.h>
 
 #include <hydrostat/base/errors.h>
+#include <hydrostat/base/number_text.h>
 #include <hydrostat/driver/checkpoint.h>
 #include <hydrostat/io/checkpoint_files.h>
 
@@ -67,9 +68,12 @@ namespace hydrostat
         BinaryReader in(data, "'" + parts.output.directory + "/checkpoint-" + Utilities::int_to_string(step, 5) + "'");
         if (in.get<std::uint32_t>() != format || in.get<unsigned int>() != step)
           in.fail("it was written by another version of hydrostat");
-        dt               = in.get<double>();
-        parts.stepping   = in.get<TimeStepControl>();
-        parts.statistics = in.get<StepSolver::Statistics>();
+        dt = in.get<double>();
+        // The end time is this run's: a run may be continued beyond the end it had.
+        const double end_time   = parts.stepping.end_time;
+        parts.stepping          = in.get<TimeStepControl>();
+        parts.stepping.end_time = end_time;
+        parts.statistics        = in.get<StepSolver::Statistics>();
         parts.state.load(in);
         parts.energy.load(in);
         if (!parts.assembler.condensed_fields().set_accepted_values(parts.assembler.dof_handler(), in.get_vector()))
@@ -83,6 +87,14 @@ namespace hydrostat
             file = in.get_string();
           }
         in.expect_end();
+        if (parts.state.time() > end_time * (1 + 1e-12))
+          {
+            std::ostringstream at;
+            at << parts.state.time();
+            throw InputError("Parameter 'Time stepping/End time' = " + shortest_text(end_time) +
+                             " s is before the newest checkpoint's t = " + at.str() +
+                             " s: give a later end time to continue the run (its output is kept).");
+          }
       }
     catch (const InputError &error)
       {

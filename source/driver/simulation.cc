@@ -73,14 +73,22 @@ namespace hydrostat
       }
 
     // A checkpoint is resumed with the same parameters; the output directory may differ (a run
-    // directory copied or moved before it resumes).
+    // directory copied or moved before it resumes), and so may the end time (a run continued
+    // beyond the end it had).
     std::ostringstream all_parameters;
     prm.enter_subsection("Output");
     prm.set("Directory", "");
     prm.leave_subsection();
+    prm.enter_subsection("Time stepping");
+    const std::string end_time = prm.get("End time");
+    prm.set("End time", "0");
+    prm.leave_subsection();
     prm.print_parameters(all_parameters, ParameterHandler::ShortPRM);
     prm.enter_subsection("Output");
     prm.set("Directory", output.directory);
+    prm.leave_subsection();
+    prm.enter_subsection("Time stepping");
+    prm.set("End time", end_time);
     prm.leave_subsection();
     parameter_hash = fnv1a(all_parameters.str());
 

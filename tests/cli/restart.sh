@@ -6,9 +6,10 @@
 #     must agree to stop) after the 25th CSV row: exit status 3, run.json status "interrupted";
 #  3. a copy of 2 with its newest checkpoint truncated, resumed: the damaged checkpoint is skipped
 #     and the run continues from the one before (of the two kept);
-#  4. 2 resumed from its newest checkpoint.
+#  4. 2 resumed from its newest checkpoint;
+#  5. 0 -> T/2 with checkpoints, finished, then resumed with the end time T.
 # Resuming with other parameters or (on 2 ranks) on 1 rank is refused with one line.
-# The CSV files, the PVD and the last VTU of 3 and 4 must equal those of 1 byte for byte (VTU
+# The CSV files, the PVD and the last VTU of 3, 4 and 5 must equal those of 1 byte for byte (VTU
 # without deal.II's date comment). On 2 ranks with GMRES: parallel MUMPS (the direct solver this
 # case chooses) is not bitwise repeatable, two runs in one go already differ in round-off.
 set -u
@@ -95,6 +96,22 @@ grep -q "^Resuming at step $newest," "$out/resumed.log" || fail "not resumed fro
 grep -q '"status": "finished"' "$out/stopped/run.json" || fail "run.json status is not finished after --resume"
 grep -q "\"steps\": $steps," "$out/stopped/run.json" || fail "run.json after --resume does not count all $steps steps"
 
+# 5. A run that finished at half the end time, continued to the end (the end time may change on
+#    --resume, nothing else).
+half="Time stepping/End time=0.075"
+[ "$np" -eq 1 ] || half="Time stepping/End time=0.025"
+$launcher "$hydrostat" "$case" --set "Output/Directory=$out/continued" --set "Output/Checkpoint interval=10" \
+  --set "$half" --set "$solver" > "$out/half.log" 2>&1 || fail "run to half the end time"
+run "$case" --set "Output/Directory=$out/continued" --set "Output/Checkpoint interval=10" --resume \
+  > "$out/continued.log" 2>&1 || fail "continued to the end: $(tail -n 1 "$out/continued.log")"
+grep -q '"status": "finished"' "$out/continued/run.json" || fail "run.json status is not finished after continuing"
+grep -q "\"steps\": $steps," "$out/continued/run.json" || fail "run.json after continuing does not count all $steps steps"
+# An end time before the newest checkpoint is refused with one line, and the output is kept.
+$launcher "$hydrostat" "$case" --set "Output/Directory=$out/continued" --set "Output/Checkpoint interval=10" \
+  --set "$half" --set "$solver" --resume > "$out/earlier.log" 2>&1 && fail "resumed with an end time before the checkpoint"
+grep -q "^hydrostat: error: Parameter 'Time stepping/End time' = 0\.0[27]5 s is before the newest checkpoint's t = 0\.[0-9]* s: give a later end time" \
+  "$out/earlier.log" || fail "no clear message for an earlier end time: $(cat "$out/earlier.log")"
+
 "$python" - "$out" "$steps" << 'PY' || exit 1
 import glob, os, sys
 out, steps = sys.argv[1], int(sys.argv[2])
@@ -106,9 +123,9 @@ names = ["block.csv", "block_mtu.csv", "block.pvd", os.path.basename(last)]
 rows = len(text(f"{out}/reference/block.csv"))
 if rows != steps + 2:
     sys.exit(f"FAIL: the reference CSV has {rows} lines, expected a header and steps 0-{steps}")
-for run in ("stopped", "truncated"):
+for run in ("stopped", "truncated", "continued"):
     for name in names:
         if text(f"{out}/reference/{name}") != text(f"{out}/{run}/{name}"):
             sys.exit(f"FAIL: {run}/{name} differs from reference/{name}")
-print(f"OK: the stopped and resumed runs give the same {', '.join(names)} as the run in one go, bit for bit")
+print(f"OK: the stopped, resumed and continued runs give the same {', '.join(names)} as the run in one go, bit for bit")
 PY
