@@ -15,6 +15,32 @@ namespace hydrostat
 {
   using namespace dealii;
 
+  namespace
+  {
+    /// (subsections, entry, value) of one parameter.
+    using ParameterChange = std::tuple<std::vector<std::string>, std::string, std::string>;
+
+    /// Every parameter as a ShortPRM text, with the given entries changed; prm is left as it was.
+    std::string parameters_with_changes(ParameterHandler &prm, std::vector<ParameterChange> changes)
+    {
+      const auto exchange = [&prm](ParameterChange &change) {
+        auto &[path, entry, value] = change;
+        for (const std::string &subsection : path)
+          prm.enter_subsection(subsection);
+        const std::string old = prm.get(entry);
+        prm.set(entry, value);
+        value = old;
+        for (unsigned int k = 0; k < path.size(); ++k)
+          prm.leave_subsection();
+      };
+      std::for_each(changes.begin(), changes.end(), exchange);
+      std::ostringstream text;
+      prm.print_parameters(text, ParameterHandler::ShortPRM);
+      std::for_each(changes.rbegin(), changes.rend(), exchange);
+      return text.str();
+    }
+  } // namespace
+
   void Simulation::declare_parameters(ParameterHandler &prm)
   {
     MeshSource::declare_parameters(prm);
@@ -75,22 +101,8 @@ namespace hydrostat
     // A checkpoint is resumed with the same parameters; the output directory may differ (a run
     // directory copied or moved before it resumes), and so may the end time (a run continued
     // beyond the end it had).
-    std::ostringstream all_parameters;
-    prm.enter_subsection("Output");
-    prm.set("Directory", "");
-    prm.leave_subsection();
-    prm.enter_subsection("Time stepping");
-    const std::string end_time = prm.get("End time");
-    prm.set("End time", "0");
-    prm.leave_subsection();
-    prm.print_parameters(all_parameters, ParameterHandler::ShortPRM);
-    prm.enter_subsection("Output");
-    prm.set("Directory", output.directory);
-    prm.leave_subsection();
-    prm.enter_subsection("Time stepping");
-    prm.set("End time", end_time);
-    prm.leave_subsection();
-    parameter_hash = fnv1a(all_parameters.str());
+    parameter_hash =
+      fnv1a(parameters_with_changes(prm, {{{"Output"}, "Directory", ""}, {{"Time stepping"}, "End time", "0"}}));
 
     const Term *unsymmetric = assembler->unsymmetric_term();
     require(parts.linear_solver.solver() != LinearSolver::SolverType::cg || !unsymmetric,
@@ -189,10 +201,9 @@ namespace hydrostat
 
   std::string Simulation::replay_parameters(ParameterHandler &prm) const
   {
-    // (subsections, entry, value): the inverse run off, its exciters read from its table.
-    using Change = std::tuple<std::vector<std::string>, std::string, std::string>;
-    std::vector<Change> changes{{{"Inverse"}, "Enabled", "false"},
-                                {{"Output"}, "Directory", output.directory + "/replay"}};
+    // The inverse run off, its exciters read from its table.
+    std::vector<ParameterChange> changes{{{"Inverse"}, "Enabled", "false"},
+                                         {{"Output"}, "Directory", output.directory + "/replay"}};
     for (unsigned int g = 0; g < parts.muscles.n_groups(); ++g)
       if (parts.muscles.controlled(g))
         {
@@ -201,23 +212,11 @@ namespace hydrostat
           changes.push_back({activation, "Table file", inverse->csv_path()});
           changes.push_back({activation, "Table column", parts.muscles.name(g)});
         }
-    const auto exchange = [&prm](Change &change) {
-      auto &[path, entry, value] = change;
-      for (const std::string &subsection : path)
-        prm.enter_subsection(subsection);
-      const std::string old = prm.get(entry);
-      prm.set(entry, value);
-      value = old;
-      for (unsigned int k = 0; k < path.size(); ++k)
-        prm.leave_subsection();
-    };
-    std::for_each(changes.begin(), changes.end(), exchange);
     std::ostringstream text;
     text << "# The inverse run of " << output.directory << " replayed forward: the same case with the activations it\n"
          << "# found (" << inverse->csv_path() << ") as tables:\n"
-         << "#   hydrostat " << output.directory << "/" << output.base_name << "_replay.prm\n";
-    prm.print_parameters(text, ParameterHandler::ShortPRM);
-    std::for_each(changes.rbegin(), changes.rend(), exchange);
+         << "#   hydrostat " << output.directory << "/" << output.base_name << "_replay.prm\n"
+         << parameters_with_changes(prm, std::move(changes));
     return text.str();
   }
 } // namespace hydrostat
