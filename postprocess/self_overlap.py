@@ -2,10 +2,12 @@
 """Count the body's surface vertices that lie inside the body elsewhere: the overlap self-contact
 prevents (issue 27). For each output time, a boundary vertex of the deformed mesh counts if it lies
 strictly inside a deformed cell whose centre was farther than --distance from the vertex in the
-reference configuration (so a vertex is never counted against its own neighbourhood).
+reference configuration (so a vertex is never counted against its own neighbourhood). Such a
+vertex's depth is its distance to the nearest boundary face of those far cells (the surface it has
+passed); the largest depth of each time is printed with the count.
 
+    /usr/bin/python3 postprocess/self_overlap.py output/octopus_bending                # every output time
     /usr/bin/python3 postprocess/self_overlap.py output/octopus_bending --times 0.5 1
-    /usr/bin/python3 postprocess/self_overlap.py output/octopus_bending_self_contact --times 0.5 1
 
 Reads <dir>/<base>.pvd and its .pvtu files (vertices of hexahedral cells, the 'displacement'
 field); needs VTK's Python module (Debian: python3-vtk9, part of the ParaView install).
@@ -44,8 +46,10 @@ def overlap(grid, distance):
         if len(points) == 8:
             for face in HEX_FACES:
                 f = tuple(sorted(key(points[k]) for k in face))
-                faces[f] = faces.get(f, 0) + 1
-    boundary = {p for f, n in faces.items() if n == 1 for p in f}
+                count, _, _ = faces.get(f, (0, c, None))
+                faces[f] = (count + 1, c, [points[k] for k in face])
+    boundary_faces = [(c, corners) for count, c, corners in faces.values() if count == 1]
+    boundary = {key(p) for _, corners in boundary_faces for p in corners}
     current = vtk.vtkPoints()
     for p in range(grid.GetNumberOfPoints()):
         current.InsertNextPoint(*(X[p] + U[p]))
@@ -55,7 +59,7 @@ def overlap(grid, distance):
     locator = vtk.vtkCellLocator()
     locator.SetDataSet(deformed)
     locator.BuildLocator()
-    seen, inside = set(), 0
+    seen, inside, depth = set(), 0, 0.0
     for p in range(grid.GetNumberOfPoints()):
         k = key(p)
         if k not in boundary or k in seen:
@@ -74,14 +78,35 @@ def overlap(grid, distance):
             if deformed.GetCell(c).EvaluatePosition(x, closest, sub, pcoords, d2, weights) == 1 and \
                     min(pcoords) > 1e-6 and max(pcoords) < 1 - 1e-6:
                 inside += 1
+                far = [corners for cell, corners in boundary_faces
+                       if ((centres[cell] - X[p]) ** 2).sum() >= distance ** 2]
+                depth = max(depth, distance_to_faces(x, far, current))
                 break
-    return inside, len(seen)
+    return inside, len(seen), depth
+
+
+def distance_to_faces(x, faces, points):
+    """Distance from x to the nearest of the deformed quadrilateral faces (each split in two
+    triangles)."""
+    surface = vtk.vtkPolyData()
+    surface.SetPoints(points)
+    triangles = vtk.vtkCellArray()
+    for a, b, c, d in faces:
+        for triangle in ((a, b, c), (a, c, d)):
+            triangles.InsertNextCell(3, triangle)
+    surface.SetPolys(triangles)
+    locator = vtk.vtkCellLocator()
+    locator.SetDataSet(surface)
+    locator.BuildLocator()
+    closest, cell, sub, d2 = [0.0] * 3, vtk.reference(0), vtk.reference(0), vtk.reference(0.0)
+    locator.FindClosestPoint(x, closest, cell, sub, d2)
+    return d2.get() ** 0.5
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("directory")
-    parser.add_argument("--times", nargs="+", type=float, required=True, help="output times to check [s]")
+    parser.add_argument("--times", nargs="+", type=float, help="output times to check [s] (default: all)")
     parser.add_argument("--distance", type=float, default=0.02,
                         help="cells whose reference centre is closer than this to the vertex do not count [m]")
     args = parser.parse_args()
@@ -89,11 +114,11 @@ def main():
     if not pvds:
         raise SystemExit(f"self_overlap.py: no .pvd file in {args.directory}: run a case with ParaView output")
     datasets = [(float(d.get("timestep")), d.get("file")) for d in ElementTree.parse(pvds[0]).getroot().iter("DataSet")]
-    print("time [s]  surface vertices inside the body elsewhere")
-    for t in args.times:
+    print("time [s]  surface vertices inside the body elsewhere, the deepest [mm]")
+    for t in args.times if args.times else [time for time, _ in datasets]:
         time, name = min(datasets, key=lambda d: abs(d[0] - t))
-        inside, total = overlap(read(os.path.join(args.directory, name)), args.distance)
-        print(f"{time:8.4f}  {inside} of {total}")
+        inside, total, depth = overlap(read(os.path.join(args.directory, name)), args.distance)
+        print(f"{time:8.4f}  {inside} of {total}" + (f", {1e3 * depth:.3f}" if inside else ""))
 
 
 if __name__ == "__main__":
