@@ -15,10 +15,11 @@ namespace hydrostat
     prm.declare_entry("Newmark beta", "0.25", Patterns::Double(0.0, 0.5), "Newmark beta.");
     prm.declare_entry("Newmark gamma", "0.5", Patterns::Double(0.0, 1.0), "Newmark gamma.");
     prm.declare_entry("Predictor", "constant acceleration",
-                      Patterns::Selection("constant acceleration|constant velocity"),
-                      "Where Newton starts in each step of a dynamic run: u + dt v + dt^2 a / 2, or u + dt v. "
-                      "Constant velocity suits self-contact, where the last step's acceleration holds the "
-                      "impulses of points that met (theory.md eq. (51)).");
+                      Patterns::Selection("constant acceleration|constant velocity|constant displacement"),
+                      "Where Newton starts in each step of a dynamic run: u + dt v + dt^2 a / 2, u + dt v, or "
+                      "u. Constant velocity suits self-contact, where the last step's acceleration holds the "
+                      "impulses of points that met; constant displacement does not carry pressed points into "
+                      "the faces they press on (theory.md eq. (51)).");
     prm.leave_subsection();
   }
 
@@ -26,7 +27,10 @@ namespace hydrostat
   {
     prm.enter_subsection("Time integration");
     set(prm.get("Mode") == "dynamic", prm.get_double("Newmark beta"), prm.get_double("Newmark gamma"));
-    extrapolate_acceleration = prm.get("Predictor") == "constant acceleration";
+    const std::string name = prm.get("Predictor");
+    predictor              = name == "constant acceleration" ? Predictor::constant_acceleration :
+                             name == "constant velocity"     ? Predictor::constant_velocity :
+                                                               Predictor::constant_displacement;
     prm.leave_subsection();
   }
 

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 using namespace hydrostat;
 using Vector = dealii::Vector<double>;
 
@@ -63,24 +65,26 @@ TEST(Newmark, CorrectorMatchesCoefficients)
   EXPECT_NEAR(v1[1], 0.02 / dt, 1e-12);
 }
 
-// 'Predictor = constant velocity' starts Newton from u + Δt v, whatever the acceleration; the
-// default keeps ½ Δt² a (theory.md eq. (51)).
-TEST(Newmark, ConstantVelocityPredictor)
+// 'Predictor = constant velocity' starts Newton from u + Δt v, whatever the acceleration,
+// 'constant displacement' from u; the default keeps ½ Δt² a (theory.md eq. (51)).
+TEST(Newmark, Predictors)
 {
   const double             dt = 0.1;
   const Vector             u = values(0.2, -0.1), v = values(1.0, 0.5), a = values(-9.81, 2.0);
   dealii::ParameterHandler prm;
   NewmarkIntegrator::declare_parameters(prm);
-  for (const bool constant_velocity : {false, true})
+  for (const auto &[name, velocity, acceleration] :
+       {std::tuple{"constant acceleration", 1.0, 1.0}, std::tuple{"constant velocity", 1.0, 0.0},
+        std::tuple{"constant displacement", 0.0, 0.0}})
     {
       prm.enter_subsection("Time integration");
-      prm.set("Predictor", constant_velocity ? "constant velocity" : "constant acceleration");
+      prm.set("Predictor", name);
       prm.leave_subsection();
       NewmarkIntegrator newmark;
       newmark.parse_parameters(prm);
       Vector u_new;
       newmark.predict(u, v, a, dt, u_new);
       for (unsigned int i = 0; i < 2; ++i)
-        EXPECT_NEAR(u_new[i], u[i] + v[i] * dt + (constant_velocity ? 0.0 : 0.5 * a[i] * dt * dt), 1e-15);
+        EXPECT_NEAR(u_new[i], u[i] + velocity * v[i] * dt + acceleration * 0.5 * a[i] * dt * dt, 1e-15) << name;
     }
 }

@@ -38,17 +38,22 @@ namespace hydrostat
 
     Coefficients coefficients(const double dt) const;
 
-    /// Predictor of u₊ (theory.md eq. (51)): u + Δt v + ½ Δt² a (constant acceleration; in
-    /// quasi-static mode, where a = 0 and v is the last step's rate, a linear extrapolation), or
-    /// u + Δt v ('Predictor = constant velocity').
+    /// Where Newton starts a step ('Time integration/Predictor', theory.md eq. (51)).
+    enum class Predictor
+    {
+      constant_acceleration, ///< u + Δt v + ½ Δt² a (quasi-static: a = 0, a linear extrapolation)
+      constant_velocity,     ///< u + Δt v
+      constant_displacement  ///< u
+    };
+
     template <typename VectorType>
     void predict(const VectorType &u, const VectorType &v, const VectorType &a, const double dt,
                  VectorType &u_new) const
     {
       u_new = u;
-      if (extrapolate_acceleration)
+      if (predictor == Predictor::constant_acceleration)
         u_new.add(dt, v, 0.5 * dt * dt, a);
-      else
+      else if (predictor == Predictor::constant_velocity)
         u_new.add(dt, v);
     }
 
@@ -76,10 +81,10 @@ namespace hydrostat
     void set(const bool dynamic, const double beta, const double gamma);
 
   private:
-    bool   is_dynamic               = true;
-    double newmark_beta             = 0.25;
-    double newmark_gamma            = 0.5;
-    bool   extrapolate_acceleration = true;
+    bool      is_dynamic    = true;
+    double    newmark_beta  = 0.25;
+    double    newmark_gamma = 0.5;
+    Predictor predictor     = Predictor::constant_acceleration;
   };
 
   /**
