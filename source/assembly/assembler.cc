@@ -278,11 +278,11 @@ namespace hydrostat
     return changed;
   }
 
-  double Assembler::time_step_limit(const State &state) const
+  double Assembler::predictor_horizon(const State &state) const
   {
     double limit = std::numeric_limits<double>::infinity();
     for (const auto &term : term_list)
-      limit = std::min(limit, term->time_step_limit(state));
+      limit = std::min(limit, term->predictor_horizon(state));
     return Utilities::MPI::min(limit, communicator);
   }
 

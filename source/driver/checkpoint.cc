@@ -89,10 +89,8 @@ namespace hydrostat
         in.expect_end();
         if (parts.state.time() > end_time * (1 + 1e-12))
           {
-            std::ostringstream at;
-            at << parts.state.time();
             throw InputError("Parameter 'Time stepping/End time' = " + shortest_text(end_time) +
-                             " s is before the newest checkpoint's t = " + at.str() +
+                             " s is before the newest checkpoint's t = " + shortest_text(parts.state.time()) +
                              " s: give a later end time to continue the run (its output is kept).");
           }
       }

@@ -50,9 +50,8 @@ namespace hydrostat
         const double remaining = stepping.end_time - state.time();
         const double taken     = steps.advance(std::min(dt, remaining));
         ++step;
-        // Grow back towards the nominal step after a cut-back, within what the terms allow.
-        dt = std::max(stepping.minimum_step, std::min(stepping.next_step(taken, steps.newton().iterations()),
-                                                      assembler.time_step_limit(state)));
+        // Grow back towards the nominal step after a cut-back.
+        dt = std::max(stepping.minimum_step, stepping.next_step(taken, steps.newton().iterations()));
         const auto          now           = std::chrono::steady_clock::now();
         const double        wall          = std::chrono::duration<double>(now - wall_start).count();
         const NewtonSolver &newton_solver = steps.newton();

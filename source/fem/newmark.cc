@@ -17,9 +17,10 @@ namespace hydrostat
     prm.declare_entry("Predictor", "constant acceleration",
                       Patterns::Selection("constant acceleration|constant velocity|constant displacement"),
                       "Where Newton starts in each step of a dynamic run: u + dt v + dt^2 a / 2, u + dt v, or "
-                      "u. Constant velocity suits self-contact, where the last step's acceleration holds the "
-                      "impulses of points that met; constant displacement does not carry pressed points into "
-                      "the faces they press on (theory.md eq. (51)).");
+                      "u. Constant velocity suits loads that change the acceleration sharply (rigid contact "
+                      "of an impact, an activation pulse). With self-contact every predictor starts from u "
+                      "where it would carry surfaces into each other or points press (theory.md eqs. (51), "
+                      "(70c)).");
     prm.leave_subsection();
   }
 

@@ -150,8 +150,12 @@ namespace hydrostat
     CondensedFields             &cell_fields = problem.condensed_fields();
     if (!from_u)
       {
+        // Newton starts from u_n where the predictor would carry surfaces into each other (eq. (70c)).
         u = accepted.owned_vector();
-        newmark.predict(accepted.u(), accepted.v(), accepted.a(), dt, u);
+        if (dt <= problem.predictor_horizon(accepted))
+          newmark.predict(accepted.u(), accepted.v(), accepted.a(), dt, u);
+        else
+          u = accepted.u();
         // Massless DoFs (eq. (72)) move as the DoFs that carry their mass: their own trapezoidal
         // velocity alternates in sign after an impact.
         problem.follow_mass_carriers(u, &accepted.u_ghosted());

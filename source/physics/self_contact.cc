@@ -835,17 +835,19 @@ namespace hydrostat
     return true;
   }
 
-  double SelfContact::time_step_limit(const State &state) const
+  double SelfContact::predictor_horizon(const State &state) const
   {
-    // A point closing in on its partner face at the rate ġ may reach at most a tenth of its cell
-    // into it at the end of the next step (theory.md eq. (70c)): the step in which the surfaces
-    // meet starts from a predictor that has barely passed, instead of one that Newton must push
-    // millimetres back along faces it does not yet know.
+    // The predictor may carry a point closing in on its partner face at the rate ġ at most a
+    // tenth of its cell into it, and a pressed point not at all (theory.md eq. (70c)): a step
+    // starts from u_n rather than from points that Newton must push back along faces they did
+    // not press on, or out of the faces they press on.
     const Positions u = gather(state.u_ghosted()), v = gather(state.v_ghosted());
     double          limit = std::numeric_limits<double>::infinity();
     for (unsigned int k = 0; k < owned.size(); ++k)
       for (unsigned int q = 0; q < n_q; ++q)
-        if (!candidates[k].empty())
+        if (accepted[k * n_q + q].pressure > 0)
+          return 0;
+        else if (!candidates[k].empty())
           if (const auto p = partner(u, k, q, candidates[k]))
             {
               const Face &slave = faces[owned[k]], &master = faces[p->face];

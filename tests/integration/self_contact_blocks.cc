@@ -4,7 +4,8 @@
 // is homogeneous in both blocks, F = diag(s, s, λ) with s from σ_xx(λ, s) = 0, so the pressure the
 // blocks exchange must be −σ_zz(λ, s) of the law, as between rigid plates (contact_plates), with
 // the penetration within its tolerance, equal stretches of the two blocks, and the contact work
-// equal to the energy balance's external work. The lower block has a third layer of cells, so that
+// equal to the energy balance's external work, and no extrapolation of the pressed state (the
+// predictor horizon 0). The lower block has a third layer of cells, so that
 // on two ranks one rank holds cells of both blocks and the blocks' DoFs are ghosts of each other's
 // ranks.
 // HYDROSTAT_TEST_RANKS: 1 2
@@ -82,6 +83,8 @@ end
   EXPECT_NEAR(lambda, 0.8, 1e-3);
   EXPECT_EQ(totals.points, 2u * 4 * 4); // both faces' Gauss points press
   EXPECT_EQ(contact.unsettled(), "");   // the updates settled within their limit
+  // Points press: the next step starts from u_n, not from the predictor (theory.md eq. (70c)).
+  EXPECT_EQ(problem.assembler().predictor_horizon(problem.state), 0.0);
   // Contact is the only load the balance books (the pushed face is a constraint): its work is the
   // balance's external work, by the same trapezoidal rule.
   EXPECT_NEAR(totals.work, problem.energy().external_work, 1e-9 * std::abs(totals.work));

@@ -67,8 +67,8 @@ namespace hydrostat
     /// tangent's pattern changed and the tangent was built again (release the linear solver's
     /// factorisation of the old one first: @p release runs before it is destroyed).
     bool update_couplings(const Vector &u, const std::function<void()> &release);
-    /// The smallest Term::time_step_limit() over the terms and the ranks.
-    double time_step_limit(const State &state) const;
+    /// The smallest Term::predictor_horizon() over the terms and the ranks.
+    double predictor_horizon(const State &state) const;
 
     const dealii::DoFHandler<3> &dof_handler() const { return dofs; }
     const dealii::Quadrature<3> &quadrature() const { return *cell_quadrature; }

@@ -36,7 +36,7 @@ namespace hydrostat
    * each Newton solve; only the faces around the partners of points within half a cell enter
    * the tangent's pattern, and a point may slide onto them within the solve. The tangent is exact
    * (automatic differentiation through the projection, eq. (71)) and unsymmetric. Surfaces that
-   * close in limit the next time step (eq. (70c)).
+   * close in or press keep the predictor from extrapolating (eq. (70c)).
    */
   class SelfContact : public Term
   {
@@ -76,7 +76,7 @@ namespace hydrostat
     std::vector<double>      series_values() const override;
 
     void   commit(const State &state, const double dt) override;
-    double time_step_limit(const State &state) const override;
+    double predictor_horizon(const State &state) const override;
     void   save(BinaryWriter &out) const override;
     void   load(BinaryReader &in) override;
 

@@ -205,10 +205,10 @@ namespace hydrostat
 
     /// An accepted step of size @p dt ended in @p state: the term's history moves on.
     virtual void commit(const State & /*state*/, const double /*dt*/) {}
-    /// The largest next time step the term allows from the accepted @p state (on this rank; e.g.
-    /// contact: surfaces closing in on each other); the time loop takes the smaller of it and the
-    /// step control's.
-    virtual double time_step_limit(const State & /*state*/) const { return std::numeric_limits<double>::infinity(); }
+    /// The longest step over which the predictor may carry the accepted @p state along its motion
+    /// (on this rank; e.g. contact: not into surfaces that press or close in); a longer step starts
+    /// from u_n (StepSolver, theory.md eq. (70c)).
+    virtual double predictor_horizon(const State & /*state*/) const { return std::numeric_limits<double>::infinity(); }
     /// The term's history on this rank, for a checkpoint.
     virtual void save(BinaryWriter & /*out*/) const {}
     /// Restores what save() wrote on this rank (same mesh, ranks and parameters, after setup()).

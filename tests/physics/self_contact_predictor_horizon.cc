@@ -1,7 +1,7 @@
-// The time step that self-contact allows (theory.md eq. (70c)): two blocks of one mesh 1 mm apart,
-// the upper one moving at V towards the lower one, or away from it. Closing in, every point of the
-// two faces that meet allows (g + h/10)/V (g = 1 mm, h the cell size, both passes the same); moving
-// apart, or at rest, no limit.
+// How long a step the predictor may extrapolate with self-contact (theory.md eq. (70c)): two blocks
+// of one mesh 1 mm apart, the upper one moving at V towards the lower one, or away from it. Closing
+// in, every point of the two faces that meet allows (g + h/10)/V (g = 1 mm, h the cell size, both
+// passes the same); moving apart, or at rest, no limit.
 // HYDROSTAT_TEST_RANKS: 1 2
 #include <gtest/gtest.h>
 
@@ -16,8 +16,8 @@ using namespace hydrostat;
 
 namespace
 {
-  /// The limit with the upper block moving at @p speed along z.
-  double limit(const double speed)
+  /// The horizon with the upper block moving at @p speed along z.
+  double horizon(const double speed)
   {
     test_support::Problem problem(test_support::box({1, 1, 1}, {1, 1, 1}));
     problem.mesh_maker = [](dealii::Triangulation<3> &tria) {
@@ -30,16 +30,16 @@ namespace
       "subsection Contact\n subsection Self contact\n set Enabled = true\n set Exclusion distance = 0\n end\nend\n");
     problem.setup("0; 0; z > 0.0105 ? " + std::to_string(speed) + " : 0");
     problem.assembler().update_couplings(problem.state.u(), [&]() { problem.linear_solver.release_factorization(); });
-    return problem.assembler().time_step_limit(problem.state);
+    return problem.assembler().predictor_horizon(problem.state);
   }
 } // namespace
 
-TEST(SelfContactTimeStep, ClosingSurfacesLimitTheStep)
+TEST(SelfContactPredictorHorizon, ClosingSurfacesLimitTheExtrapolation)
 {
   const double h = std::sqrt(3.0) * 0.01, expected = (0.001 + 0.1 * h) / 0.5;
-  const double closing = limit(-0.5);
+  const double closing = horizon(-0.5);
   std::cout << "closing at 0.5 m/s: " << closing << " s (expected " << expected << " s)" << std::endl;
   EXPECT_NEAR(closing, expected, 1e-12 * expected);
-  EXPECT_EQ(limit(0.5), std::numeric_limits<double>::infinity());
-  EXPECT_EQ(limit(0.0), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(horizon(0.5), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(horizon(0.0), std::numeric_limits<double>::infinity());
 }
