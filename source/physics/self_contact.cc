@@ -444,12 +444,15 @@ namespace hydrostat
   {
     // The point of the master face whose smoothed normal passes through x_s: Newton on
     // x(ξ) + α ν(ξ) − x_s = 0 for (ξ, η, α) (eq. (70b)), on the face extended by half its size
-    // beyond its edges.
+    // beyond its edges. An update that leaves that extension in two successive iterations shows
+    // that the foot lies beyond it: no partner (most candidates of a tight curl; iterating on
+    // against the clamp took 20 iterations for each of them).
     const Face                 &master = faces[m];
     std::array<Tensor<1, 3>, 9> xm;
     for (unsigned int n = 0; n < master.n_nodes; ++n)
       xm[n] = node(u, m, n);
     double xi[2] = {0.5, 0.5}, alpha = 0;
+    bool   left_before = false;
     for (unsigned int it = 0; it < 20; ++it)
       {
         const FaceBasis<double> basis(degree, master.n_nodes, xi[0], xi[1]);
@@ -470,8 +473,12 @@ namespace hydrostat
         if (!(std::abs(det) > 0))
           return std::nullopt;
         const Tensor<1, 3> d = invert(J) * F;
-        xi[0]                = std::clamp(xi[0] - d[0], -0.5, 1.5);
-        xi[1]                = std::clamp(xi[1] - d[1], -0.5, 1.5);
+        const bool left = std::min(xi[0] - d[0], xi[1] - d[1]) < -0.5 || std::max(xi[0] - d[0], xi[1] - d[1]) > 1.5;
+        if (left && left_before)
+          return std::nullopt;
+        left_before = left;
+        xi[0]       = std::clamp(xi[0] - d[0], -0.5, 1.5);
+        xi[1]       = std::clamp(xi[1] - d[1], -0.5, 1.5);
         alpha -= d[2];
         if (std::abs(d[0]) + std::abs(d[1]) < 1e-12)
           {
