@@ -472,13 +472,14 @@ namespace hydrostat
         const double det = determinant(J);
         if (!(std::abs(det) > 0))
           return std::nullopt;
-        const Tensor<1, 3> d = invert(J) * F;
-        const bool left = std::min(xi[0] - d[0], xi[1] - d[1]) < -0.5 || std::max(xi[0] - d[0], xi[1] - d[1]) > 1.5;
+        const Tensor<1, 3> d       = invert(J) * F;
+        const double       next[2] = {xi[0] - d[0], xi[1] - d[1]};
+        const bool         left    = std::min(next[0], next[1]) < -0.5 || std::max(next[0], next[1]) > 1.5;
         if (left && left_before)
           return std::nullopt;
         left_before = left;
-        xi[0]       = std::clamp(xi[0] - d[0], -0.5, 1.5);
-        xi[1]       = std::clamp(xi[1] - d[1], -0.5, 1.5);
+        xi[0]       = std::clamp(next[0], -0.5, 1.5);
+        xi[1]       = std::clamp(next[1], -0.5, 1.5);
         alpha -= d[2];
         if (std::abs(d[0]) + std::abs(d[1]) < 1e-12)
           {
