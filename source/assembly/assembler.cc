@@ -286,6 +286,14 @@ namespace hydrostat
     return Utilities::MPI::min(limit, communicator);
   }
 
+  double Assembler::update_fraction(const Vector &u, const Vector &du) const
+  {
+    double limit = std::numeric_limits<double>::infinity();
+    for (const auto &term : term_list)
+      limit = std::min(limit, term->update_fraction(u, du));
+    return Utilities::MPI::min(limit, communicator);
+  }
+
   bool Assembler::reinit_cell(const CellIterator &cell, const Step &step, const Vector &u_ghost, const State &accepted,
                               ScratchData &scratch) const
   {

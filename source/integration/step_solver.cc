@@ -213,6 +213,13 @@ namespace hydrostat
             cell_fields.set_increment(dof_handler, u_ghost);
           }
       };
+    // The terms shorten updates that would carry surfaces into each other (eq. (70d)).
+    Vector du_ghost                = accepted.ghosted_vector();
+    newton_problem.update_fraction = [&](const Vector &u_iterate, const Vector &du) {
+      u_ghost  = u_iterate;
+      du_ghost = du;
+      return problem.update_fraction(u_ghost, du_ghost);
+    };
     newton_problem.try_step  = [&](const double alpha) { cell_fields.try_step(alpha); };
     newton_problem.take_step = [&](const double alpha) { cell_fields.take_step(alpha); };
     cell_fields.start();

@@ -843,6 +843,21 @@ namespace hydrostat
     return true;
   }
 
+  double SelfContact::closing_rate(const Positions &w, const unsigned int k, const unsigned int q,
+                                   const Partner &p) const
+  {
+    const Face &slave = faces[owned[k]], &master = faces[p.face];
+    const auto  motion = [&](const unsigned int face, const unsigned int n) {
+      return Tensor<1, 3>({w[slots[face][3 * n]], w[slots[face][3 * n + 1]], w[slots[face][3 * n + 2]]});
+    };
+    const FaceBasis<double> at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]),
+      at_p(degree, master.n_nodes, p.xi[0], p.xi[1]);
+    const Tensor<1, 3> relative =
+      face_point<double>(at_q, slave.n_nodes, [&](const unsigned int n) { return motion(owned[k], n); }).x -
+      face_point<double>(at_p, master.n_nodes, [&](const unsigned int n) { return motion(p.face, n); }).x;
+    return -(relative * p.normal);
+  }
+
   double SelfContact::predictor_horizon(const State &state) const
   {
     // The predictor may carry a point closing in on its partner face at the rate ġ at most a
@@ -857,20 +872,28 @@ namespace hydrostat
           return 0;
         else if (!candidates[k].empty())
           if (const auto p = partner(u, k, q, candidates[k]))
-            {
-              const Face &slave = faces[owned[k]], &master = faces[p->face];
-              const auto  velocity = [&](const unsigned int face, const unsigned int n) {
-                return Tensor<1, 3>({v[slots[face][3 * n]], v[slots[face][3 * n + 1]], v[slots[face][3 * n + 2]]});
-              };
-              const FaceBasis<double> at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]),
-                at_p(degree, master.n_nodes, p->xi[0], p->xi[1]);
-              const Tensor<1, 3> relative =
-                face_point<double>(at_q, slave.n_nodes, [&](const unsigned int n) { return velocity(owned[k], n); }).x -
-                face_point<double>(at_p, master.n_nodes, [&](const unsigned int n) { return velocity(p->face, n); }).x;
-              const double closing = -(relative * p->normal);
-              if (closing > 0)
-                limit = std::min(limit, (std::max(p->gap, 0.0) + 0.1 * slave.size) / closing);
-            }
+            if (const double closing = closing_rate(v, k, q, *p); closing > 0)
+              limit = std::min(limit, (std::max(p->gap, 0.0) + 0.1 * faces[owned[k]].size) / closing);
+    return limit;
+  }
+
+  double SelfContact::update_fraction(const TrilinosWrappers::MPI::Vector &u_ghost,
+                                      const TrilinosWrappers::MPI::Vector &du_ghost) const
+  {
+    // A Newton update may carry a point that does not press at most a tenth of its cell into its
+    // partner face, as the predictor (theory.md eq. (70d)): the tangent holds no contact of such a
+    // point, and the whole update would carry it through the face. The points of this Newton
+    // solve's pairs, as the assembly takes them.
+    const Positions u = gather(u_ghost), du = gather(du_ghost);
+    double          limit = std::numeric_limits<double>::infinity();
+    for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
+      const Face &slave = faces[owned[k]];
+      // Pressing: the trial pressure of eq. (70a) above the rounded ramp's lower end.
+      const bool pressing =
+        multipliers[k * n_q + q] - slave.penalty * p.gap > -controls.tolerance * slave.penalty * slave.size;
+      if (const double closing = closing_rate(du, k, q, p); closing > 0 && !pressing)
+        limit = std::min(limit, (std::max(p.gap, 0.0) + 0.1 * slave.size) / closing);
+    });
     return limit;
   }
 

@@ -19,6 +19,7 @@
 #include "problem.h"
 
 #include <cmath>
+#include <limits>
 
 using namespace hydrostat;
 using test_support::lateral_stretch;
@@ -85,6 +86,10 @@ end
   EXPECT_EQ(contact.unsettled(), "");   // the updates settled within their limit
   // Points press: the next step starts from u_n, not from the predictor (theory.md eq. (70c)).
   EXPECT_EQ(problem.assembler().predictor_horizon(problem.state), 0.0);
+  // ... and an update that presses them further is not shortened (eq. (70d)): the tangent holds
+  // their contact. δu = u presses the blocks on by as much again.
+  EXPECT_EQ(problem.assembler().update_fraction(problem.state.u_ghosted(), problem.state.u_ghosted()),
+            std::numeric_limits<double>::infinity());
   // Contact is the only load the balance books (the pushed face is a constraint): its work is the
   // balance's external work, by the same trapezoidal rule.
   EXPECT_NEAR(totals.work, problem.energy().external_work, 1e-9 * std::abs(totals.work));

@@ -69,6 +69,8 @@ namespace hydrostat
     bool update_couplings(const Vector &u, const std::function<void()> &release);
     /// The smallest Term::predictor_horizon() over the terms and the ranks.
     double predictor_horizon(const State &state) const;
+    /// The smallest Term::update_fraction() over the terms and the ranks (ghosted @p u, @p du).
+    double update_fraction(const Vector &u, const Vector &du) const;
 
     const dealii::DoFHandler<3> &dof_handler() const { return dofs; }
     const dealii::Quadrature<3> &quadrature() const { return *cell_quadrature; }

@@ -45,6 +45,9 @@ namespace hydrostat
       /// eq. (77)), called with the iterate u and its update δu solved with them fixed, before δu
       /// is shortened or searched; they may change and add their linearised effect to δu.
       std::function<void(const Vector &u, Vector &du)> adjust;
+      /// Optional: the longest fraction of the update δu from u the problem admits (shortened to
+      /// it before the line search).
+      std::function<double(const Vector &u, const Vector &du)> update_fraction;
     };
 
     NewtonSolver(const NewtonControl &control, const dealii::ConditionalOStream &out);

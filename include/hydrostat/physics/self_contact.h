@@ -77,6 +77,8 @@ namespace hydrostat
 
     void   commit(const State &state, const double dt) override;
     double predictor_horizon(const State &state) const override;
+    double update_fraction(const dealii::TrilinosWrappers::MPI::Vector &u,
+                           const dealii::TrilinosWrappers::MPI::Vector &du) const override;
     void   save(BinaryWriter &out) const override;
     void   load(BinaryReader &in) override;
 
@@ -126,7 +128,10 @@ namespace hydrostat
     /// The current node positions of every face, from the displacement at the surface DoFs.
     using Positions = std::vector<double>; // u at surface_dofs
 
-    Positions            gather(const dealii::TrilinosWrappers::MPI::Vector &u) const;
+    Positions gather(const dealii::TrilinosWrappers::MPI::Vector &u) const;
+    /// The rate −(w_s − w_m(ξ*))·n at which slave point @p q of owned face @p k closes in on its
+    /// partner @p p under the nodal motion @p w (a velocity, or a Newton update).
+    double               closing_rate(const Positions &w, unsigned int k, unsigned int q, const Partner &p) const;
     dealii::Tensor<1, 3> node(const Positions &u, const unsigned int face, const unsigned int k) const;
     /// The bounding box of the nodes of face @p m at @p u.
     dealii::BoundingBox<3> box(const Positions &u, const unsigned int m) const;

@@ -209,6 +209,13 @@ namespace hydrostat
     /// (on this rank; e.g. contact: not into surfaces that press or close in); a longer step starts
     /// from u_n (StepSolver, theory.md eq. (70c)).
     virtual double predictor_horizon(const State & /*state*/) const { return std::numeric_limits<double>::infinity(); }
+    /// The longest fraction of the Newton update @p du from the iterate @p u (both ghosted) that
+    /// the term admits on this rank (e.g. contact: no point carried into a face it closes in on).
+    virtual double update_fraction(const dealii::TrilinosWrappers::MPI::Vector & /*u*/,
+                                   const dealii::TrilinosWrappers::MPI::Vector & /*du*/) const
+    {
+      return std::numeric_limits<double>::infinity();
+    }
     /// The term's history on this rank, for a checkpoint.
     virtual void save(BinaryWriter & /*out*/) const {}
     /// Restores what save() wrote on this rank (same mesh, ranks and parameters, after setup()).
