@@ -111,6 +111,13 @@ namespace hydrostat
     {
       return Sacado::ScalarValue<Number>::eval(x);
     }
+
+    /// The multiple of a motion closing a gap g at the rate ġ that carries the point at most a
+    /// tenth of its cell h into its partner face (theory.md eqs. (70c), (70d)).
+    double closing_allowance(const double gap, const double size, const double closing)
+    {
+      return (std::max(gap, 0.0) + 0.1 * size) / closing;
+    }
   } // namespace
 
   void SelfContact::declare_parameters(ParameterHandler &prm)
@@ -603,7 +610,7 @@ namespace hydrostat
     // the residual is smooth in Newton's iterates, and a point presses from a gap of at most
     // the penetration tolerance.
     const Number trial = multipliers[k * n_q + q] - slave.penalty * gap;
-    const double width = controls.tolerance * slave.penalty * slave.size, s = value_of(trial);
+    const double width = ramp_width(slave), s = value_of(trial);
     r.assign(ns + nm, Number(0.0));
     if (s <= -width)
       return Number(0.0);
@@ -873,7 +880,7 @@ namespace hydrostat
         else if (!candidates[k].empty())
           if (const auto p = partner(u, k, q, candidates[k]))
             if (const double closing = closing_rate(v, k, q, *p); closing > 0)
-              limit = std::min(limit, (std::max(p->gap, 0.0) + 0.1 * faces[owned[k]].size) / closing);
+              limit = std::min(limit, closing_allowance(p->gap, faces[owned[k]].size, closing));
     return limit;
   }
 
@@ -889,10 +896,9 @@ namespace hydrostat
     for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
       const Face &slave = faces[owned[k]];
       // Pressing: the trial pressure of eq. (70a) above the rounded ramp's lower end.
-      const bool pressing =
-        multipliers[k * n_q + q] - slave.penalty * p.gap > -controls.tolerance * slave.penalty * slave.size;
+      const bool pressing = multipliers[k * n_q + q] - slave.penalty * p.gap > -ramp_width(slave);
       if (const double closing = closing_rate(du, k, q, p); closing > 0 && !pressing)
-        limit = std::min(limit, (std::max(p.gap, 0.0) + 0.1 * slave.size) / closing);
+        limit = std::min(limit, closing_allowance(p.gap, slave.size, closing));
     });
     return limit;
   }

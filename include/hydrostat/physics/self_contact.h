@@ -131,7 +131,9 @@ namespace hydrostat
     Positions gather(const dealii::TrilinosWrappers::MPI::Vector &u) const;
     /// The rate −(w_s − w_m(ξ*))·n at which slave point @p q of owned face @p k closes in on its
     /// partner @p p under the nodal motion @p w (a velocity, or a Newton update).
-    double               closing_rate(const Positions &w, unsigned int k, unsigned int q, const Partner &p) const;
+    double closing_rate(const Positions &w, unsigned int k, unsigned int q, const Partner &p) const;
+    /// The half-width w of the rounded ramp of eq. (70a) for slave face @p face [Pa].
+    double               ramp_width(const Face &face) const { return controls.tolerance * face.penalty * face.size; }
     dealii::Tensor<1, 3> node(const Positions &u, const unsigned int face, const unsigned int k) const;
     /// The bounding box of the nodes of face @p m at @p u.
     dealii::BoundingBox<3> box(const Positions &u, const unsigned int m) const;
