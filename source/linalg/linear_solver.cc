@@ -144,10 +144,13 @@ namespace hydrostat
     }
 
     /// MUMPS's ICNTL(14): workspace over the analysis' estimate [%].
-    void set_workspace_increase(const int increase)
+    void set_workspace_increase(const int increase) { set_control(14, increase); }
+
+    /// MUMPS's ICNTL(@p index) = @p value, for the next analysis.
+    void set_control(const int index, const int value)
     {
       Teuchos::ParameterList parameters;
-      parameters.sublist("mumps").set("ICNTL(14)", increase);
+      parameters.sublist("mumps").set("ICNTL(" + std::to_string(index) + ")", value);
       solver->SetParameters(parameters);
     }
 
@@ -203,8 +206,12 @@ namespace hydrostat
         Amesos factory;
         factorization->solver.reset(factory.Create(package_name(), factorization->problem));
         AssertThrow(factorization->solver, ExcMessage("Amesos has no solver " + package_name()));
-        if (direct_package == DirectPackage::mumps && mumps_workspace_increase)
-          factorization->set_workspace_increase(*mumps_workspace_increase);
+        if (direct_package == DirectPackage::mumps)
+          {
+            factorization->set_control(7, mumps_ordering_control());
+            if (mumps_workspace_increase)
+              factorization->set_workspace_increase(*mumps_workspace_increase);
+          }
         const auto scope = timed(timer, "symbolic factorization");
         AssertThrow(factorization->solver->SymbolicFactorization() == 0, ExcMessage("symbolic factorization failed"));
       }

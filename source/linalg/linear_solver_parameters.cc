@@ -20,6 +20,7 @@ namespace hydrostat
     const std::vector<std::string> smoother_names       = {"Chebyshev", "symmetric Gauss-Seidel"};
     const std::vector<std::string> smoothing_names      = {"auto", "pre and post", "post"};
     const std::vector<std::string> package_names        = {"Amesos_Mumps", "Amesos_Klu"};
+    const std::vector<std::string> ordering_names       = {"PORD", "AMF", "AMD", "QAMD", "auto"};
 
     /// The selection @p value (already checked by its Patterns::Selection) as an enum value.
     template <typename Enum>
@@ -53,6 +54,13 @@ namespace hydrostat
     prm.declare_entry("Direct solver package", "Amesos_Mumps", Patterns::Selection("Amesos_Mumps|Amesos_Klu"),
                       "Trilinos Amesos package of the direct solver: MUMPS (multifrontal, BLAS-3: fast with "
                       "OpenBLAS) or KLU (no supernodes: 3x slower on the octopus arm's 3591 DoFs).");
+    prm.declare_entry("MUMPS ordering", "PORD", Patterns::Selection("PORD|AMF|AMD|QAMD|auto"),
+                      "Direct solver package Amesos_Mumps: the fill-reducing ordering of the analysis (MUMPS's "
+                      "ICNTL(7)); auto: MUMPS's choice, which is AMF for the octopus arms' few thousand DoFs and "
+                      "PORD for larger tangents. PORD needs the fewest operations per factorisation on the arms: "
+                      "4.3e8 against 5.5e8 (AMF) and 7.6e8 (AMD) on the main case's 3591 DoFs, 0.6-0.8e9 against "
+                      "1.0-1.4e9 (AMF) where its self-contact couples the curl, 1.9e9 against 3.1e9 (AMF) on the "
+                      "anatomical arm (benchmarks/README.md).");
     prm.declare_entry("MUMPS workspace increase", "auto", Patterns::Anything(),
                       "Direct solver package Amesos_Mumps: extra workspace over the analysis' estimate [%] "
                       "(MUMPS's ICNTL(14)); auto: MUMPS's default. A factorisation that runs out of it "
@@ -114,6 +122,7 @@ namespace hydrostat
     solver_type        = from_name<SolverType>(prm.get("Solver type"), solver_names);
     direct_limit       = prm.get_integer("Direct solver limit");
     direct_package     = from_name<DirectPackage>(prm.get("Direct solver package"), package_names);
+    mumps_ordering     = from_name<MumpsOrdering>(prm.get("MUMPS ordering"), ordering_names);
     relative_tolerance = prm.get_double("Relative tolerance");
     reuse_iterations   = prm.get_integer("Factorization reuse iterations");
     const auto increase =
@@ -156,6 +165,12 @@ namespace hydrostat
   }
 
   const std::string &LinearSolver::package_name() const { return name_of(direct_package, package_names); }
+
+  int LinearSolver::mumps_ordering_control() const
+  {
+    static constexpr int icntl_7[] = {4, 2, 0, 6, 7}; // in the order of MumpsOrdering
+    return icntl_7[static_cast<std::size_t>(mumps_ordering)];
+  }
 
   const std::string &LinearSolver::smoother_name() const { return name_of(smoother_type, smoother_names); }
 } // namespace hydrostat

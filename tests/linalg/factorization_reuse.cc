@@ -92,3 +92,15 @@ TEST(LinearSolver, PreconditionerReuseAcrossStepsKeepsTheNewtonSolution)
   EXPECT_GE(reused.statistics.factorizations, 1u);
   expect_same_solution(fresh, reused);
 }
+
+// Every MUMPS ordering (Linear solver/MUMPS ordering, MUMPS's ICNTL(7)) is one MUMPS carries out:
+// each run analyses and factorises, and gives the solution of the default (PORD).
+TEST(LinearSolver, MumpsOrderingsGiveTheSameSolution)
+{
+  const Outcome pord = run_bar("set MUMPS ordering = PORD");
+  for (const std::string ordering : {"AMF", "AMD", "QAMD", "auto"})
+    {
+      SCOPED_TRACE(ordering);
+      expect_same_solution(pord, run_bar("set MUMPS ordering = " + ordering));
+    }
+}

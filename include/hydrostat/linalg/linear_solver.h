@@ -66,6 +66,16 @@ namespace hydrostat
       mumps,
       klu
     };
+    /// MUMPS's fill-reducing ordering (ICNTL(7)); METIS and SCOTCH are not available through
+    /// Amesos here.
+    enum class MumpsOrdering
+    {
+      pord,
+      amf,
+      amd,
+      qamd,
+      automatic
+    };
 
     struct Statistics
     {
@@ -138,6 +148,8 @@ namespace hydrostat
   private:
     /// The Amesos name of the Direct solver package, the ML name of the AMG smoother type.
     const std::string &package_name() const;
+    /// MUMPS's ICNTL(7) of the MUMPS ordering.
+    int                mumps_ordering_control() const;
     const std::string &smoother_name() const;
 
     /// x = A⁻¹ b by the Direct solver package, reusing the analysis of A's pattern, and the
@@ -167,6 +179,7 @@ namespace hydrostat
     dealii::types::global_dof_index direct_limit     = 200000;
     Preconditioner                  preconditioner   = Preconditioner::automatic;
     DirectPackage                   direct_package   = DirectPackage::mumps;
+    MumpsOrdering                   mumps_ordering   = MumpsOrdering::pord;
     unsigned int                    reuse_iterations = 10;
     std::optional<int>              mumps_workspace_increase; // [%], MUMPS's ICNTL(14); nullopt: auto
     bool                            reuse_preconditioner = true;
