@@ -56,11 +56,11 @@ namespace hydrostat
                       "OpenBLAS) or KLU (no supernodes: 3x slower on the octopus arm's 3591 DoFs).");
     prm.declare_entry("MUMPS ordering", "PORD", Patterns::Selection("PORD|AMF|AMD|QAMD|auto"),
                       "Direct solver package Amesos_Mumps: the fill-reducing ordering of the analysis (MUMPS's "
-                      "ICNTL(7)); auto: MUMPS's choice, which is AMF for the octopus arms' few thousand DoFs and "
-                      "PORD for larger tangents. PORD needs the fewest operations per factorisation on the arms: "
-                      "4.3e8 against 5.5e8 (AMF) and 7.6e8 (AMD) on the main case's 3591 DoFs, 0.6-0.8e9 against "
-                      "1.0-1.4e9 (AMF) where its self-contact couples the curl, 1.9e9 against 3.1e9 (AMF) on the "
-                      "anatomical arm (benchmarks/README.md).");
+                      "ICNTL(7)); auto: MUMPS's choice, which is AMF for the octopus arms' few thousand DoFs "
+                      "and PORD on the finer anatomical mesh (2.5e4 DoFs). PORD needs the fewest "
+                      "operations per factorisation on the arms: 4.3e8 against 5.5e8 (AMF) and 7.6e8 (AMD) on "
+                      "the main case's 3591 DoFs, 0.6-0.8e9 against 1.0-1.4e9 (AMF) where its self-contact "
+                      "couples the curl, 1.9e9 against 3.1e9 (AMF) on the anatomical arm (benchmarks/README.md).");
     prm.declare_entry("MUMPS workspace increase", "auto", Patterns::Anything(),
                       "Direct solver package Amesos_Mumps: extra workspace over the analysis' estimate [%] "
                       "(MUMPS's ICNTL(14)); auto: MUMPS's default. A factorisation that runs out of it "
