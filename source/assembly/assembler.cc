@@ -278,20 +278,23 @@ namespace hydrostat
     return changed;
   }
 
-  double Assembler::predictor_horizon(const State &state) const
+  template <typename OfTerm>
+  double Assembler::smallest_over_terms(const OfTerm &of_term) const
   {
     double limit = std::numeric_limits<double>::infinity();
     for (const auto &term : term_list)
-      limit = std::min(limit, term->predictor_horizon(state));
+      limit = std::min(limit, of_term(*term));
     return Utilities::MPI::min(limit, communicator);
+  }
+
+  double Assembler::predictor_horizon(const State &state) const
+  {
+    return smallest_over_terms([&](const Term &term) { return term.predictor_horizon(state); });
   }
 
   double Assembler::update_fraction(const Vector &u, const Vector &du) const
   {
-    double limit = std::numeric_limits<double>::infinity();
-    for (const auto &term : term_list)
-      limit = std::min(limit, term->update_fraction(u, du));
-    return Utilities::MPI::min(limit, communicator);
+    return smallest_over_terms([&](const Term &term) { return term.update_fraction(u, du); });
   }
 
   bool Assembler::reinit_cell(const CellIterator &cell, const Step &step, const Vector &u_ghost, const State &accepted,

@@ -896,8 +896,9 @@ namespace hydrostat
     for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
       const Face &slave = faces[owned[k]];
       // Pressing: the trial pressure of eq. (70a) above the rounded ramp's lower end.
-      const bool pressing = multipliers[k * n_q + q] - slave.penalty * p.gap > -ramp_width(slave);
-      if (const double closing = closing_rate(du, k, q, p); closing > 0 && !pressing)
+      if (multipliers[k * n_q + q] - slave.penalty * p.gap > -ramp_width(slave))
+        return;
+      if (const double closing = closing_rate(du, k, q, p); closing > 0)
         limit = std::min(limit, closing_allowance(p.gap, slave.size, closing));
     });
     return limit;

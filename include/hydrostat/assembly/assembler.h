@@ -135,6 +135,9 @@ namespace hydrostat
     void for_each_cell(const State &accepted, const std::function<void(const CellState &)> &f) const;
 
   private:
+    /// The smallest of @p of_term(term) over the terms and the ranks (∞ without terms).
+    template <typename OfTerm>
+    double smallest_over_terms(const OfTerm &of_term) const;
     struct ScratchData;
     struct CopyData;
 
