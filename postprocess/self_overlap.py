@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """Count the body's surface vertices that lie inside the body elsewhere: the overlap self-contact
 prevents (issue 27). For each output time, a boundary vertex of the deformed mesh counts if it lies
-strictly inside a deformed cell whose centre was farther than --distance from the vertex in the
-reference configuration (so a vertex is never counted against its own neighbourhood). Such a
-vertex's depth is its distance to the nearest boundary face of those far cells (the surface it has
-passed); the largest depth of each time is printed with the count.
+in a deformed cell (or on its faces) whose centre was farther than --distance from the vertex in
+the reference configuration (so a vertex is never counted against its own neighbourhood), and
+more than 0.1 µm from the boundary faces of those far cells: inside the body there, a vertex on the
+face between two such cells (a symmetry plane) included. That distance is the vertex's depth (to
+the surface it has passed); the largest depth of each time is printed with the count.
 
     /usr/bin/python3 postprocess/self_overlap.py output/octopus_bending                # every output time
     /usr/bin/python3 postprocess/self_overlap.py output/octopus_bending --times 0.5 1
@@ -19,6 +20,9 @@ import xml.etree.ElementTree as ElementTree
 
 import vtk
 from vtk.util.numpy_support import vtk_to_numpy
+
+# Closer than this to the surface counts as on it [m]: the resolution of 32-bit positions at 0.1 m.
+SURFACE = 1e-7
 
 # The faces of a VTK hexahedron by its local vertex numbers.
 HEX_FACES = ((0, 1, 2, 3), (4, 5, 6, 7), (0, 1, 5, 4), (1, 2, 6, 5), (2, 3, 7, 6), (3, 0, 4, 7))
@@ -76,12 +80,16 @@ def overlap(grid, distance):
             closest, pcoords, weights = [0.0] * 3, [0.0] * 3, [0.0] * 8
             sub, d2 = vtk.reference(0), vtk.reference(0.0)
             if deformed.GetCell(c).EvaluatePosition(x, closest, sub, pcoords, d2, weights) == 1 and \
-                    min(pcoords) > 1e-6 and max(pcoords) < 1 - 1e-6:
-                inside += 1
+                    min(pcoords) > -1e-6 and max(pcoords) < 1 + 1e-6:
+                # In the cell or on its faces: inside the body unless on its surface (a vertex on
+                # the face between two far cells, as on a symmetry plane, is inside).
                 far = [corners for cell, corners in boundary_faces
                        if ((centres[cell] - X[p]) ** 2).sum() >= distance ** 2]
-                depth = max(depth, distance_to_faces(x, far, current))
-                break
+                passed = distance_to_faces(x, far, current)
+                if passed > SURFACE:
+                    inside += 1
+                    depth = max(depth, passed)
+                    break
     return inside, len(seen), depth
 
 
