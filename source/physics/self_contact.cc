@@ -503,7 +503,8 @@ namespace hydrostat
 
   std::optional<SelfContact::Partner> SelfContact::partner(const Positions &u, const unsigned int k,
                                                            const unsigned int               q,
-                                                           const std::vector<unsigned int> &masters) const
+                                                           const std::vector<unsigned int> &masters,
+                                                           const bool                       pressing) const
   {
     // The nearest master face whose projection lies in it, that faces the slave face and that
     // the point has not passed by more than half a cell (the other side of a thin section).
@@ -533,7 +534,7 @@ namespace hydrostat
         if (best && distance > std::abs(best->gap))
           break;
         const auto p = project(u, point.x, m);
-        if (!p || !p->in_face() || point.normal * p->normal > -0.5 ||
+        if (!p || !p->in_face() || point.normal * p->normal > (pressing ? 0.0 : -0.5) ||
             p->gap < -0.5 * std::min(faces[owned[k]].size, faces[m].size))
           continue;
         if (!best || std::abs(p->gap) < std::abs(best->gap) ||
@@ -544,13 +545,13 @@ namespace hydrostat
   }
 
   std::vector<std::optional<SelfContact::Partner>> SelfContact::select_partners(
-    const Positions &u, const std::vector<std::vector<unsigned int>> &among) const
+    const Positions &u, const std::vector<std::vector<unsigned int>> &among, const std::vector<double> *pressures) const
   {
     std::vector<std::optional<Partner>> selected(owned.size() * n_q);
     for (unsigned int k = 0; k < owned.size(); ++k)
       if (!among[k].empty())
         for (unsigned int q = 0; q < n_q; ++q)
-          selected[k * n_q + q] = partner(u, k, q, among[k]);
+          selected[k * n_q + q] = partner(u, k, q, among[k], pressures && (*pressures)[k * n_q + q] > 0);
     return selected;
   }
 
@@ -650,7 +651,7 @@ namespace hydrostat
           {
             auto p = project(u, slave_point(u, k, q).x, m);
             if (!p || !p->in_face())
-              if (const auto other = partner(u, k, q, couplings[k]))
+              if (const auto other = partner(u, k, q, couplings[k], false))
                 p = other;
             if (p)
               f(k, q, *p);
@@ -686,7 +687,7 @@ namespace hydrostat
     const Positions positions = gather(u);
     candidates                = search(positions);
     smooth_normals(positions);
-    const std::vector<std::optional<Partner>> selected = select_partners(positions, candidates);
+    const std::vector<std::optional<Partner>> selected = select_partners(positions, candidates, nullptr);
     std::vector<std::vector<unsigned int>>    needed(owned.size()), reach(owned.size());
     for (unsigned int k = 0; k < owned.size(); ++k)
       {
@@ -822,8 +823,11 @@ namespace hydrostat
     });
     // The partners among all faces near the converged state: a point that presses, or has passed
     // its partner, on another face than the one it took (with another gap) asks for the step
-    // again, with new couplings if that face is not coupled.
-    const std::vector<std::optional<Partner>> selected = select_partners(u, search(u));
+    // again, with new couplings if that face is not coupled. A point that presses keeps its face
+    // while the normals are within 90° of opposite (60° for a new partner): on the anatomical arm
+    // four points, pushed out of their faces, turned past 60°, lost them, passed the faces again
+    // unpressed and took them back, for all 20 updates of a step (theory.md §15.5).
+    const std::vector<std::optional<Partner>> selected = select_partners(u, search(u), &updated);
     bool                                      moved = false, missed = false;
     for (unsigned int p = 0; p < selected.size(); ++p)
       {
@@ -878,7 +882,7 @@ namespace hydrostat
         if (accepted[k * n_q + q].pressure > 0)
           return 0;
         else if (!candidates[k].empty())
-          if (const auto p = partner(u, k, q, candidates[k]))
+          if (const auto p = partner(u, k, q, candidates[k], false))
             if (const double closing = closing_rate(v, k, q, *p); closing > 0)
               limit = std::min(limit, closing_allowance(p->gap, faces[owned[k]].size, closing));
     return limit;

@@ -153,14 +153,17 @@ namespace hydrostat
     /// The point of face @p m whose smoothed normal passes through @p xs (ξ may lie up to ½
     /// beyond the edges); none if the projection does not converge.
     std::optional<Partner> project(const Positions &u, const dealii::Tensor<1, 3> &xs, const unsigned int m) const;
-    /// The partner of every owned point at @p u among the faces @p among of its face.
+    /// The partner of every owned point at @p u among the faces @p among of its face; the points
+    /// whose @p pressures are > 0 press (none: no point presses).
     std::vector<std::optional<Partner>> select_partners(const Positions                              &u,
-                                                        const std::vector<std::vector<unsigned int>> &among) const;
+                                                        const std::vector<std::vector<unsigned int>> &among,
+                                                        const std::vector<double>                    *pressures) const;
     /// Whether face @p m is coupled to owned face @p k in the tangent's pattern.
     bool coupled(const unsigned int k, const unsigned int m) const;
-    /// The partner of point @p q of owned face @p k among @p masters, if any.
+    /// The partner of point @p q of owned face @p k among @p masters, if any; a point that presses
+    /// keeps a partner whose normal is further from opposite to its face's (up to 90°, else 60°).
     std::optional<Partner> partner(const Positions &u, const unsigned int k, const unsigned int q,
-                                   const std::vector<unsigned int> &masters) const;
+                                   const std::vector<unsigned int> &masters, const bool pressing) const;
     /// The pressure λ_N = φ(λ̄ − ε g) of point @p q of owned face @p k on @p p (theory.md
     /// eq. (70a)) and the residual of the pair's DoFs into @p r (slave DoFs, then master DoFs),
     /// for double and ContactAD.
