@@ -9,6 +9,7 @@ the surface it has passed); the largest depth of each time is printed with the c
 
     /usr/bin/python3 postprocess/self_overlap.py output/octopus_bending                # every output time
     /usr/bin/python3 postprocess/self_overlap.py output/octopus_bending --times 0.5 1
+    /usr/bin/python3 postprocess/self_overlap.py --check     # the count on two bodies with a known answer
 
 Reads <dir>/<base>.pvd and its .pvtu files (vertices of hexahedral cells, the 'displacement'
 field); needs VTK's Python module (Debian: python3-vtk9, part of the ParaView install).
@@ -111,13 +112,46 @@ def distance_to_faces(x, faces, points):
     return d2.get() ** 0.5
 
 
+def check():
+    """The count on two bodies with a known answer: two unit cubes side by side, x in [0, 2], and a
+    0.2 mm cube, reference z in [10, 10.2], moved down to z in [0.8, 1]. Its 4 lower vertices are
+    inside the pair, 0.2 deep: two on the face x = 1 between the cubes, two within the second cube;
+    its 4 upper vertices lie on the pair's top face, not inside. Of the 20 surface vertices 4 count."""
+    grid, points, displacement = vtk.vtkUnstructuredGrid(), vtk.vtkPoints(), vtk.vtkDoubleArray()
+    points.SetDataTypeToDouble()
+    displacement.SetName("displacement")
+    displacement.SetNumberOfComponents(3)
+
+    def add_cube(lower, size, shift):
+        ids = vtk.vtkIdList()
+        for dx, dy, dz in ((0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0), (0, 0, 1), (1, 0, 1), (1, 1, 1), (0, 1, 1)):
+            ids.InsertNextId(points.InsertNextPoint(lower[0] + dx * size[0], lower[1] + dy * size[1],
+                                                    lower[2] + dz * size[2]))
+            displacement.InsertNextTuple3(*shift)
+        grid.InsertNextCell(vtk.VTK_HEXAHEDRON, ids)
+
+    add_cube((0, 0, 0), (1, 1, 1), (0, 0, 0))
+    add_cube((1, 0, 0), (1, 1, 1), (0, 0, 0))
+    add_cube((1, 0.4, 10), (0.2, 0.2, 0.2), (0, 0, -9.2))
+    grid.SetPoints(points)  # in double precision: 32-bit positions at z = 10 are 1e-6 off
+    grid.GetPointData().AddArray(displacement)
+    inside, total, depth = overlap(grid, 1.0)
+    print(f"{inside} of {total} vertices inside, {depth:.6f} deep (expected 4 of 20, 0.2)")
+    return inside == 4 and total == 20 and abs(depth - 0.2) < 1e-6
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("directory")
+    parser.add_argument("directory", nargs="?")
+    parser.add_argument("--check", action="store_true", help="count on two bodies with a known answer and exit")
     parser.add_argument("--times", nargs="+", type=float, help="output times to check [s] (default: all)")
     parser.add_argument("--distance", type=float, default=0.02,
                         help="cells whose reference centre is closer than this to the vertex do not count [m]")
     args = parser.parse_args()
+    if args.check:
+        raise SystemExit(0 if check() else 1)
+    if not args.directory:
+        parser.error("the directory of a run's ParaView output is needed")
     pvds = glob.glob(os.path.join(args.directory, "*.pvd"))
     if not pvds:
         raise SystemExit(f"self_overlap.py: no .pvd file in {args.directory}: run a case with ParaView output")
