@@ -83,14 +83,15 @@ def overlap(grid, distance):
             if deformed.GetCell(c).EvaluatePosition(x, closest, sub, pcoords, d2, weights) == 1 and \
                     min(pcoords) > -1e-6 and max(pcoords) < 1 + 1e-6:
                 # In the cell or on its faces: inside the body unless on its surface (a vertex on
-                # the face between two far cells, as on a symmetry plane, is inside).
+                # the face between two far cells, as on a symmetry plane, is inside). The distance
+                # does not depend on the cell: the first one decides.
                 far = [corners for cell, corners in boundary_faces
                        if ((centres[cell] - X[p]) ** 2).sum() >= distance ** 2]
                 passed = distance_to_faces(x, far, current)
                 if passed > SURFACE:
                     inside += 1
                     depth = max(depth, passed)
-                    break
+                break
     return inside, len(seen), depth
 
 
