@@ -19,7 +19,6 @@ Usage (from anywhere):
 
 import argparse
 import json
-import re
 import statistics
 import sys
 from pathlib import Path
