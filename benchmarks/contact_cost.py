@@ -27,7 +27,8 @@ from hydrostat_runs import NEWTON_RE, STEP_RE, fmt, parse_log, read_status, run_
 
 REPO = Path(__file__).resolve().parent.parent
 SELF_CONTACT = ["Contact/Self contact/Enabled=true", "Contact/Penetration tolerance=0.01",
-                "Newton/Contracting iterations=15", "Newton/Max iterations=25"]
+                "Newton/Contracting iterations=15", "Newton/Max iterations=25",
+                "Contact/Self contact/Vertex points=true"]
 # case -> variant -> (case file, settings); the main case ships with self-contact on.
 CASES = {
     "main": {"with": ("octopus_bending.prm", []),

@@ -112,6 +112,9 @@ namespace hydrostat
       return Sacado::ScalarValue<Number>::eval(x);
     }
 
+    /// A corner point's share of its face's reference area (setup()).
+    constexpr double vertex_weight = 0.05;
+
     /// The multiple of a motion closing a gap g at the rate ġ that carries the point at most a
     /// tenth of its cell h into its partner face (theory.md eqs. (70c), (70d)).
     double closing_allowance(const double gap, const double size, const double closing)
@@ -133,6 +136,11 @@ namespace hydrostat
                       "Faces closer than this in the reference configuration never touch each other [m]; auto: "
                       "1.5 times the median thickness of the body (the distance from a boundary face to the "
                       "nearest face on the opposite side).");
+    prm.declare_entry("Vertex points", "false", Patterns::Bool(),
+                      "Also a contact point at each corner of a face (a twentieth of its area), made active once "
+                      "the corner has passed another face by more than the penetration tolerance: keeps the "
+                      "vertices of a coarse faceted surface out, where the Gauss points let its ridges into each "
+                      "other (theory.md 15.5). Costs more steps where ridges meet.");
     prm.leave_subsection();
     prm.leave_subsection();
   }
@@ -153,7 +161,8 @@ namespace hydrostat
           ids.push_back(static_cast<unsigned int>(id));
         const std::optional<double> exclusion =
           auto_or_number(prm.get("Exclusion distance"), "Contact/Self contact/Exclusion distance", 0);
-        terms.push_back(std::make_unique<SelfContact>(ids, exclusion, controls, setup.materials));
+        terms.push_back(
+          std::make_unique<SelfContact>(ids, exclusion, controls, setup.materials, prm.get_bool("Vertex points")));
       }
     prm.leave_subsection();
     prm.leave_subsection();
@@ -161,11 +170,13 @@ namespace hydrostat
   }
 
   SelfContact::SelfContact(const std::vector<unsigned int> &boundary_ids, const std::optional<double> exclusion,
-                           const RigidContact::Controls &controls, const TissueMaterials &materials)
+                           const RigidContact::Controls &controls, const TissueMaterials &materials,
+                           const bool vertex_points)
     : boundary_ids(boundary_ids)
     , exclusion_given(exclusion)
     , controls(controls)
     , materials(materials)
+    , vertex_points(vertex_points)
   {}
 
   void SelfContact::setup(const DoFHandler<3> &dof_handler, const Quadrature<3> &quadrature)
@@ -173,7 +184,20 @@ namespace hydrostat
     comm   = dof_handler.get_communicator();
     degree = dof_handler.get_fe().degree;
     Assert(degree <= 2, ExcInternalError());
-    points = QGauss<2>(degree + 1);
+    // The Gauss points, then (with vertex points) the four corners, each with a twentieth of the
+    // face's area: its multiplier holds a ridge out (eq. (68)); a quarter took the main case 175
+    // steps instead of 133 (theory.md §15.5).
+    const QGauss<2> gauss(degree + 1);
+    n_gauss                     = gauss.size();
+    std::vector<Point<2>> where = gauss.get_points();
+    std::vector<double>   area  = gauss.get_weights();
+    if (vertex_points)
+      for (unsigned int v = 0; v < 4; ++v)
+        {
+          where.emplace_back(v % 2, v / 2);
+          area.push_back(vertex_weight);
+        }
+    points = Quadrature<2>(where, area);
     n_q    = points.size();
     // This rank's faces, in the faces' own node order (independent of the cells' orientation).
     std::vector<Face>         mine;
@@ -318,6 +342,9 @@ namespace hydrostat
     candidates.assign(owned.size(), {});
     couplings.assign(owned.size(), {});
     partners.assign(owned.size() * n_q, -1);
+    active.assign(owned.size() * n_q, false);
+    for (unsigned int p = 0; p < active.size(); ++p)
+      active[p] = p % n_q < n_gauss;
     force_n.assign(surface_dofs.size(), 0.0);
     u_n.assign(surface_dofs.size(), 0.0);
     smooth_normals(Positions(surface_dofs.size(), 0.0));
@@ -551,7 +578,8 @@ namespace hydrostat
     for (unsigned int k = 0; k < owned.size(); ++k)
       if (!among[k].empty())
         for (unsigned int q = 0; q < n_q; ++q)
-          selected[k * n_q + q] = partner(u, k, q, among[k], pressures && (*pressures)[k * n_q + q] > 0);
+          if (active[k * n_q + q])
+            selected[k * n_q + q] = partner(u, k, q, among[k], pressures && (*pressures)[k * n_q + q] > 0);
     return selected;
   }
 
@@ -827,8 +855,19 @@ namespace hydrostat
     // while the normals are within 90° of opposite (60° for a new partner): on the anatomical arm
     // four points, pushed out of their faces, turned past 60°, lost them, passed the faces again
     // unpressed and took them back, for all 20 updates of a step (theory.md §15.5).
-    const std::vector<std::optional<Partner>> selected = select_partners(u, search(u), &updated);
+    const auto                                near     = search(u);
+    const std::vector<std::optional<Partner>> selected = select_partners(u, near, &updated);
     bool                                      moved = false, missed = false;
+    // A corner that has passed a master face by more than the tolerance becomes a slave point for
+    // the rest of the run, and the step is solved again (theory.md §15.5).
+    for (unsigned int k = 0; k < owned.size(); ++k)
+      for (unsigned int q = n_gauss; q < n_q; ++q)
+        if (!active[k * n_q + q])
+          if (const auto p = partner(u, k, q, near[k], false); p && p->gap < -controls.tolerance * faces[owned[k]].size)
+            {
+              active[k * n_q + q]                    = true;
+              (coupled(k, p->face) ? moved : missed) = true;
+            }
     for (unsigned int p = 0; p < selected.size(); ++p)
       {
         const std::optional<Partner> &now = selected[p], &before = used[p];
@@ -879,7 +918,9 @@ namespace hydrostat
     double          limit = std::numeric_limits<double>::infinity();
     for (unsigned int k = 0; k < owned.size(); ++k)
       for (unsigned int q = 0; q < n_q; ++q)
-        if (accepted[k * n_q + q].pressure > 0)
+        if (!active[k * n_q + q])
+          continue;
+        else if (accepted[k * n_q + q].pressure > 0)
           return 0;
         else if (!candidates[k].empty())
           if (const auto p = partner(u, k, q, candidates[k], false))
@@ -948,9 +989,12 @@ namespace hydrostat
         return;
       ++local.points;
       local.force += pressure * weights[k][q];
-      local.area += 0.5 * area_ratio * weights[k][q];
+      if (q < n_gauss) // the Gauss weights sum to the face's area
+        local.area += 0.5 * area_ratio * weights[k][q];
       local.max_pressure = std::max(local.max_pressure, record.pressure);
     });
+    for (unsigned int p = 0; p < active.size(); ++p)
+      local.vertex_points += p % n_q >= n_gauss && active[p];
     Utilities::MPI::sum(force, comm, force);
     double work = 0;
     for (unsigned int i = 0; i < force.size(); ++i)
@@ -963,6 +1007,7 @@ namespace hydrostat
     sums.max_penetration = Utilities::MPI::max(local.max_penetration, comm);
     sums.max_pressure    = Utilities::MPI::max(local.max_pressure, comm);
     sums.points          = Utilities::MPI::sum(local.points, comm);
+    sums.vertex_points   = Utilities::MPI::sum(local.vertex_points, comm);
     sums.augmentations   = augmentations;
     augmentations        = 0;
   }
@@ -974,7 +1019,8 @@ namespace hydrostat
 
   void SelfContact::output_values(const CellState &cell, double *values) const
   {
-    // Means over the cell's faces and their points that have a partner; no partner: no gap (NaN).
+    // Means over the active points of the cell's faces, the gap over those that have a partner; no
+    // partner: no gap (NaN).
     double       pressure = 0, gap = 0;
     unsigned int n = 0, with_gap = 0;
     for (const unsigned int f : cell.cell->face_indices())
@@ -982,8 +1028,11 @@ namespace hydrostat
         const auto found = face_of_cell.find(6 * cell.cell->active_cell_index() + f);
         if (found == face_of_cell.end())
           continue;
-        for (unsigned int q = 0; q < n_q; ++q, ++n)
+        for (unsigned int q = 0; q < n_q; ++q)
           {
+            if (!active[found->second * n_q + q])
+              continue;
+            ++n;
             const PointRecord &record = accepted[found->second * n_q + q];
             pressure += record.pressure;
             if (std::isfinite(record.gap))
@@ -999,22 +1048,23 @@ namespace hydrostat
 
   std::vector<std::string> SelfContact::series_columns() const
   {
-    return {"normal_force", "contact_area",  "contact_work",  "max_penetration",
-            "max_pressure", "augmentations", "pressed_points"};
+    return {"normal_force", "contact_area",  "contact_work",   "max_penetration",
+            "max_pressure", "augmentations", "pressed_points", "vertex_points"};
   }
 
   std::vector<double> SelfContact::series_values() const
   {
-    return {sums.force,           sums.area,         sums.work,
-            sums.max_penetration, sums.max_pressure, double(sums.augmentations),
-            double(sums.points)};
+    return {sums.force,          sums.area,
+            sums.work,           sums.max_penetration,
+            sums.max_pressure,   double(sums.augmentations),
+            double(sums.points), double(sums.vertex_points)};
   }
 
   void SelfContact::save(BinaryWriter &out) const
   {
     std::vector<double> data;
-    for (const PointRecord &r : accepted)
-      data.insert(data.end(), {r.multiplier, r.pressure, r.gap});
+    for (unsigned int p = 0; p < accepted.size(); ++p)
+      data.insert(data.end(), {accepted[p].multiplier, accepted[p].pressure, accepted[p].gap, double(active[p])});
     out.put(data);
     out.put(force_n);
     out.put(u_n);
@@ -1024,12 +1074,14 @@ namespace hydrostat
   void SelfContact::load(BinaryReader &in)
   {
     const std::vector<double> data = in.get_vector();
-    if (data.size() != 3 * accepted.size())
-      in.fail("self-contact has another number of contact points");
+    if (data.size() != 4 * accepted.size())
+      in.fail(
+        "self-contact has another number of contact points (or was saved before 2026-12-06, without vertex points)");
     for (unsigned int k = 0; k < accepted.size(); ++k)
       {
-        accepted[k]    = {data[3 * k], data[3 * k + 1], data[3 * k + 2]};
-        multipliers[k] = data[3 * k];
+        accepted[k]    = {data[4 * k], data[4 * k + 1], data[4 * k + 2]};
+        multipliers[k] = data[4 * k];
+        active[k]      = data[4 * k + 3] != 0;
       }
     force_n = in.get_vector();
     u_n     = in.get_vector();

@@ -50,13 +50,7 @@ subsection Contact
   end
 end
 )");
-  for (const unsigned int block : {0u, 6u})
-    {
-      problem.constraints.add(block + 0, "x");
-      problem.constraints.add(block + 2, "y");
-    }
-  problem.constraints.add(4, "z");
-  problem.constraints.add(11, "z", "0; 0; -(0.001 + 0.004) * t");
+  test_support::press_two_blocks(problem, "(0.001 + 0.004) * t");
   problem.setup();
   problem.advance_to(1, 0.25);
 

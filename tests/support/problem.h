@@ -241,6 +241,19 @@ namespace hydrostat::test_support
     double max_reference = 0; // max |K − K_reference|, if a reference tangent was given
   };
 
+  /// The supports of two_blocks() pressed together: each block on the symmetry planes x = 0 and
+  /// y = 0, the lower one on z = 0, the upper one's top moved down by @p descent(t) [m].
+  inline void press_two_blocks(Problem &problem, const std::string &descent)
+  {
+    for (const unsigned int block : {0u, 6u})
+      {
+        problem.constraints.add(block + 0, "x");
+        problem.constraints.add(block + 2, "y");
+      }
+    problem.constraints.add(4, "z");
+    problem.constraints.add(11, "z", "0; 0; -(" + descent + ")");
+  }
+
   /// Assembles the tangent K of @p problem's step of size @p dt at @p u and compares it with
   /// central differences (h = 1e-8 m) of the assembled residual. Constrained DoFs have an
   /// identically zero residual row; their rows and columns are not part of the Newton system and

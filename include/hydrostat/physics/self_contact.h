@@ -36,7 +36,10 @@ namespace hydrostat
    * each Newton solve; only the faces around the partners of points within half a cell enter
    * the tangent's pattern, and a point may slide onto them within the solve. The tangent is exact
    * (automatic differentiation through the projection, eq. (71)) and unsymmetric. Surfaces that
-   * close in or press keep the predictor from extrapolating (eq. (70c)).
+   * close in or press keep the predictor from extrapolating (eq. (70c)). With 'Vertex points', a
+   * face's corner becomes a slave point too once it has passed a master face by more than the
+   * penetration tolerance, and stays one: the Gauss points of a coarse faceted surface let its
+   * ridges into each other (theory.md §15.5).
    */
   class SelfContact : public Term
   {
@@ -46,9 +49,11 @@ namespace hydrostat
     static std::vector<std::unique_ptr<Term>> create(dealii::ParameterHandler &prm, const TermSetup &setup);
 
     /// Self-contact of the faces of @p boundary_ids (empty: every boundary of the mesh); pairs
-    /// closer than @p exclusion in the reference configuration are excluded (none: automatic).
+    /// closer than @p exclusion in the reference configuration are excluded (none: automatic);
+    /// with @p vertex_points, the faces' corners also become slave points once they pass a face.
     SelfContact(const std::vector<unsigned int> &boundary_ids, const std::optional<double> exclusion,
-                const RigidContact::Controls &controls, const TissueMaterials &materials);
+                const RigidContact::Controls &controls, const TissueMaterials &materials,
+                const bool vertex_points = false);
 
     std::string name() const override { return "self-contact"; }
     Work        work() const override { return Work::external; }
@@ -91,7 +96,8 @@ namespace hydrostat
       double       max_penetration = 0; ///< [m]
       double       max_pressure    = 0; ///< largest Cauchy pressure of one pass [Pa]
       unsigned int augmentations   = 0; ///< Uzawa updates of the last step
-      unsigned int points          = 0; ///< pressed Gauss points
+      unsigned int points          = 0; ///< pressed points (Gauss and vertex points)
+      unsigned int vertex_points   = 0; ///< vertex points made active since t = 0
     };
     const Totals &totals() const { return sums; }
     /// The exclusion distance in use [m].
@@ -182,9 +188,11 @@ namespace hydrostat
     const std::optional<double>                      exclusion_given;
     const RigidContact::Controls                     controls;
     const TissueMaterials                           &materials;
+    const bool                                       vertex_points;
     MPI_Comm                                         comm   = MPI_COMM_SELF;
-    unsigned int                                     degree = 1, n_q = 0;
-    dealii::QGauss<2>                                points{1};
+    unsigned int                                     degree = 1, n_q = 0, n_gauss = 0;
+    dealii::Quadrature<2>                            points;       // the Gauss points, then the corners
+    std::vector<bool>                                active;       // of each owned point: Gauss, or activated
     std::vector<Face>                                faces;        // of all ranks
     std::vector<unsigned int>                        owned;        // indices of this rank's faces
     std::vector<std::array<unsigned int, 27>>        slots;        // face DoF → index in surface_dofs
