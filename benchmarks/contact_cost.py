@@ -26,15 +26,10 @@ from pathlib import Path
 from hydrostat_runs import NEWTON_RE, STEP_RE, fmt, parse_log, read_status, run_logged
 
 REPO = Path(__file__).resolve().parent.parent
-SELF_CONTACT = ["Contact/Self contact/Enabled=true", "Contact/Penetration tolerance=0.01",
-                "Newton/Contracting iterations=15", "Newton/Max iterations=25",
-                "Contact/Self contact/Vertex points=true"]
-# case -> variant -> (case file, settings); the main case ships with self-contact on.
+# case -> variant -> case file.
 CASES = {
-    "main": {"with": ("octopus_bending.prm", []),
-             "without": ("octopus_bending_without_self_contact.prm", [])},
-    "anatomical": {"with": ("octopus_anatomical.prm", SELF_CONTACT),
-                   "without": ("octopus_anatomical.prm", [])},
+    "main": {"with": "octopus_bending.prm", "without": "octopus_bending_without_self_contact.prm"},
+    "anatomical": {"with": "octopus_anatomical_self_contact.prm", "without": "octopus_anatomical.prm"},
 }
 VARIANTS = ("with", "without")
 
@@ -68,9 +63,9 @@ def run_once(args, case, variant, n):
     run_dir.mkdir(parents=True, exist_ok=True)
     for stale in ("run.json", "status.txt"):
         (run_dir / stale).unlink(missing_ok=True)
-    case_file, settings = CASES[case][variant]
+    case_file = CASES[case][variant]
     cmd = ["mpirun", "-np", str(args.ranks), str(args.hydrostat.resolve()), str(REPO / "parameters" / case_file)]
-    for setting in settings + ["Output/ParaView=false", "Newton/Verbose=true", f"Output/Directory={run_dir}"]:
+    for setting in ["Output/ParaView=false", "Newton/Verbose=true", f"Output/Directory={run_dir}"]:
         cmd += ["--set", setting]
     status, wall = run_logged(cmd, run_dir, args.timeout, REPO)
     print(f"{case:11s} {variant:8s} #{n}: {status}, {wall:.1f} s", flush=True)

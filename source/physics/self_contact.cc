@@ -369,7 +369,7 @@ namespace hydrostat
     if (penalty_max > penalty_min * (1 + 1e-12))
       text << " to " << penalty_max;
     text << " Pa/m" << (controls.penalty ? "" : " (auto)") << ", penetration tolerance " << controls.tolerance
-         << " of the cell size";
+         << " of the cell size" << (vertex_points ? ", vertex points" : "");
     return text.str();
   }
 
