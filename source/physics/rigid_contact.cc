@@ -444,8 +444,9 @@ namespace hydrostat
 
   void RigidContact::output_values(const CellState &cell, double *values) const
   {
-    // Means over the cell's contact faces; cells without one have no gap (NaN) and no pressure.
-    double       pressure = 0, gap = 0;
+    // Means over the cell's contact faces; cells without one have no gap or slip (NaN) and no
+    // pressure.
+    double       pressure = 0, gap = 0, slip = 0;
     unsigned int n = 0;
     for (const unsigned int f : cell.cell->face_indices())
       if (const Face *face = face_of(cell.cell, f))
@@ -453,9 +454,13 @@ namespace hydrostat
           {
             pressure += accepted[face->first + q].pressure;
             gap += accepted[face->first + q].gap;
+            slip += accepted[face->first + q].slip;
           }
-    values[0] = n ? pressure / n : 0.0;
-    values[1] = n ? gap / n : std::numeric_limits<double>::quiet_NaN();
+    const double none = std::numeric_limits<double>::quiet_NaN();
+    values[0]         = n ? pressure / n : 0.0;
+    values[1]         = n ? gap / n : none;
+    if (friction > 0)
+      values[2] = n ? slip / n : none;
   }
 
   std::string RigidContact::series_name() const { return "contact_" + std::to_string(index); }
@@ -476,20 +481,21 @@ namespace hydrostat
   {
     std::vector<double> data;
     for (const PointRecord &r : accepted)
-      data.insert(data.end(),
-                  {r.multiplier, r.pressure, r.gap, r.force[0], r.force[1], r.force[2], r.u[0], r.u[1], r.u[2]});
+      data.insert(data.end(), {r.multiplier, r.pressure, r.gap, r.slip, r.force[0], r.force[1], r.force[2], r.u[0],
+                               r.u[1], r.u[2], r.anchor[0], r.anchor[1], r.anchor[2]});
     out.put(data);
     out.put(sums);
   }
 
   void RigidContact::load(BinaryReader &in)
   {
-    const std::vector<double> data = in.get_vector();
-    if (data.size() != 13 * accepted.size())
+    constexpr unsigned int    n_values = 13; // a PointRecord, in the order save() writes it
+    const std::vector<double> data     = in.get_vector();
+    if (data.size() != n_values * accepted.size())
       in.fail("contact with obstacle " + std::to_string(index) + " has another number of contact points");
     for (unsigned int k = 0; k < accepted.size(); ++k)
       {
-        const double *r = data.data() + 13 * k;
+        const double *r = data.data() + n_values * k;
         accepted[k]     = {r[0],
                            r[1],
                            r[2],

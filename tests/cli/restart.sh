@@ -10,8 +10,7 @@
 #  5. 0 -> T/2 with checkpoints, finished, then resumed with the end time T.
 # Resuming with other parameters or (on 2 ranks) on 1 rank is refused with one line.
 # The CSV files, the PVD and the last VTU of 3, 4 and 5 must equal those of 1 byte for byte (VTU
-# without deal.II's date comment). On 2 ranks with GMRES: parallel MUMPS (the direct solver this
-# case chooses) is not bitwise repeatable, two runs in one go already differ in round-off.
+# without deal.II's date comment). On 2 ranks with GMRES (restart_common.sh).
 set -u
 hydrostat=$1
 mpirun=$2
@@ -19,22 +18,13 @@ np=$3
 python=$4
 case=inputs/restart_block.prm
 out=output/restart_np$np
-rm -rf "$out"
-mkdir -p "$out"
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
-launcher=""
-[ "$np" -eq 1 ] || launcher="$mpirun --oversubscribe -np $np"
+. "$(dirname "$0")/restart_common.sh"
 # 150 steps on one rank, 50 on two (a 2-rank step of this tiny case costs ten times more).
 steps=150
 end="Time stepping/End time=0.15"
-solver="Linear solver/Solver type=auto"
 if [ "$np" -ne 1 ]; then
   steps=50
   end="Time stepping/End time=0.05"
-  solver="Linear solver/Solver type=GMRES"
 fi
 run() {
   $launcher "$hydrostat" "$@" --set "$end" --set "$solver"

@@ -4,10 +4,14 @@
 // shear that friction can hold, the bottom sticks and the tangential force is below μ N; once the
 // whole bottom face slides, every contact point carries |t_T| = μ λ_N along −x, so the total
 // friction force is exactly μ times the total normal force, and the slip is the top's motion less
-// the block's shear. On 1 and 2 ranks.
+// the block's shear. In steady sliding the block moves as a whole: from t = 2 to 3 every contact
+// point slips by the top's 0.25 L, which the mean of the output field contact_slip must show.
+// On 1 and 2 ranks.
 // HYDROSTAT_TEST_RANKS: 1 2
 // HYDROSTAT_TEST_TIMEOUT: 90
 #include <hydrostat/physics/rigid_contact.h>
+
+#include <deal.II/base/mpi.h>
 
 #include <gtest/gtest.h>
 
@@ -48,8 +52,30 @@ end
   const double N0 = floor.totals().force[2];
   problem.advance_to(1.1, 0.05);
   const double stick_ratio = -floor.totals().force[0] / floor.totals().force[2];
+  // The mean of contact_slip (the third cell field) over the cells with a contact face.
+  const auto mean_slip = [&]() {
+    double       values[3], sum = 0;
+    unsigned int n = 0;
+    problem.assembler().for_each_cell(problem.state, [&](const CellState &cell) {
+      floor.output_values(cell, values);
+      if (std::isfinite(values[1]))
+        {
+          sum += values[2];
+          ++n;
+        }
+    });
+    return dealii::Utilities::MPI::sum(sum, MPI_COMM_WORLD) / dealii::Utilities::MPI::sum(n, MPI_COMM_WORLD);
+  };
+  problem.advance_to(2, 0.1);
+  const double slip_2 = mean_slip();
   problem.advance_to(3, 0.1);
   const double slide_ratio = -floor.totals().force[0] / floor.totals().force[2];
+  const double slip_step   = mean_slip() - slip_2;
+  std::cout << "mean slip " << slip_2 << " m at t = 2, " << slip_2 + slip_step << " m at t = 3 (difference "
+            << slip_step << " m, the top's 0.25 L = " << 0.25 * L << " m)" << std::endl;
+  ASSERT_EQ(floor.output_fields().size(), 3u);
+  EXPECT_EQ(floor.output_fields()[2].name, "contact_slip_1");
+  EXPECT_NEAR(slip_step, 0.25 * L, 1e-6 * L);
   std::cout << "normal force after pressing " << N0 << " N; tangential / normal force: " << stick_ratio
             << " after a shift of 0.025 L (sticking), " << slide_ratio << " after 0.5 L (mu = " << mu
             << ", relative difference " << slide_ratio / mu - 1 << "); contact work " << floor.totals().work
