@@ -7,6 +7,7 @@ swept by the part of the arm's centreline that lies within --reach of the rod's 
 the arm's local radius is not known here, so 6 mm), the probe points joined by straight segments.
 
     python3 postprocess/contact_wrap.py output/octopus_grasp --rod 0.02 0.025 --radius 0.006
+    python3 postprocess/contact_wrap.py output/octopus_grasp_pull --rod 0.02 0.025 --radius 0.006
 """
 import argparse
 import csv
@@ -33,7 +34,11 @@ def main():
     rows = list(csv.DictReader(open(base + ".csv")))
     forces = {row["step"]: row for row in csv.DictReader(open(contact_files[0]))}
     probes = sorted({int(c[1:].split("_")[0]) for c in rows[0] if c.startswith("p") and c.endswith("_y")})
-    print("time [s]  wrap [deg]  |force| [N]  area [mm^2]  max pressure [Pa]")
+    # F_x is the pull along the rod's axis (octopus_grasp_pull.prm); Σ λ_N dA bounds what friction
+    # can hold against it: |F_x| <= mu Σ λ_N dA.
+    normal = "normal_force" in next(iter(forces.values()), {})
+    print("time [s]  wrap [deg]  |force| [N]  area [mm^2]  max pressure [Pa]     F_x [N]"
+          + ("  sum lambda_N dA [N]" if normal else ""))
     best = (0.0, 0.0)
     for k, row in enumerate(rows):
         # The centreline from the root (the last probe) to the tip (the first), finely sampled.
@@ -57,7 +62,8 @@ def main():
             best = (wrap, float(row["time"]))
         if k % args.every == 0 or k == len(rows) - 1:
             print(f"{float(row['time']):8.3f}  {wrap:10.1f}  {force:11.4g}  {1e6 * float(c['contact_area']) if c else 0:11.3g}"
-                  f"  {float(c['max_pressure']) if c else 0:17.4g}")
+                  f"  {float(c['max_pressure']) if c else 0:17.4g}  {float(c['force_x']) if c else 0:10.4g}"
+                  + (f"  {float(c['normal_force']) if c else 0:19.4g}" if normal else ""))
     print(f"largest wrap angle {best[0]:.1f} deg at t = {best[1]:.3f} s")
 
 

@@ -411,6 +411,7 @@ namespace hydrostat
         (kinematics.J[q] * transpose(invert(kinematics.F[q])) * fe_face_values->normal_vector(q)).norm();
       local.work += 0.5 * (record.force + f.force) * (u - record.u) * dA;
       local.force += f.force * dA;
+      local.normal_force += f.pressure * dA;
       if (f.pressure > 0)
         local.area += area_ratio * dA;
       local.max_penetration = std::max(local.max_penetration, -f.proximity.gap);
@@ -424,6 +425,7 @@ namespace hydrostat
     const double work = sums.work;
     for (unsigned int d = 0; d < 3; ++d)
       sums.force[d] = Utilities::MPI::sum(local.force[d], comm);
+    sums.normal_force    = Utilities::MPI::sum(local.normal_force, comm);
     sums.area            = Utilities::MPI::sum(local.area, comm);
     sums.work            = work + Utilities::MPI::sum(local.work, comm);
     sums.max_penetration = Utilities::MPI::max(local.max_penetration, comm);
@@ -467,13 +469,13 @@ namespace hydrostat
 
   std::vector<std::string> RigidContact::series_columns() const
   {
-    return {"force_x",      "force_y",         "force_z",      "contact_area",
+    return {"force_x",      "force_y",         "force_z",      "normal_force", "contact_area",
             "contact_work", "max_penetration", "max_pressure", "augmentations"};
   }
 
   std::vector<double> RigidContact::series_values() const
   {
-    return {sums.force[0], sums.force[1],        sums.force[2],     sums.area,
+    return {sums.force[0], sums.force[1],        sums.force[2],     sums.normal_force,         sums.area,
             sums.work,     sums.max_penetration, sums.max_pressure, double(sums.augmentations)};
   }
 

@@ -85,6 +85,8 @@ end
   EXPECT_LT(stick_ratio, 0.9 * mu);
   EXPECT_GT(stick_ratio, 0.01 * mu);
   EXPECT_NEAR(slide_ratio, mu, 1e-8 * mu);
+  // On a plane every normal is z: the CSV's normal_force is the force's z component.
+  EXPECT_NEAR(floor.totals().normal_force, floor.totals().force[2], 1e-12 * floor.totals().force[2]);
   // Friction takes energy: the work of the floor on the body is negative once it slides.
   EXPECT_LT(floor.totals().work, 0);
 }

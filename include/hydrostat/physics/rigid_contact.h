@@ -107,6 +107,7 @@ namespace hydrostat
     struct Totals
     {
       dealii::Tensor<1, 3> force;               ///< on the body [N]
+      double               normal_force    = 0; ///< Σ λ_N dA, the normal part alone, summed as magnitudes [N]
       double               area            = 0; ///< current area in contact [m²]
       double               work            = 0; ///< of the contact force on the body since t = 0 [J]
       double               max_penetration = 0; ///< [m]
