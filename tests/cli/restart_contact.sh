@@ -1,8 +1,9 @@
 #!/bin/sh
 # restart_contact.sh HYDROSTAT MPIRUN NP PYTHON: checkpoint and restart of the contact terms on NP
-# ranks. inputs/contact_block.prm with friction (mu = 0.3) and self-contact on: the sphere presses
-# 2 mm into the block by t = 0.25 and then slides 2 mm along x by t = 1, so the points' sticking
-# anchors and slip (theory.md eq. (66b)) carry over a restart in the middle of the slide.
+# ranks. inputs/contact_block.prm with friction (mu = 0.3): the sphere presses 2 mm into the block
+# by t = 0.25 and then slides 2 mm along x by t = 1, so the points' sticking anchors and slip
+# (theory.md eq. (66b)) carry over a restart in the middle of the slide. Self-contact is on for its
+# checkpoint's round trip only: the block never touches itself, its multipliers stay 0.
 #  1. the reference: 0 -> 1 in one go (8 steps);
 #  2. 0 -> 0.625 with a checkpoint every 2 steps, then resumed from step 4 (t = 0.5) to 1.
 # The CSV files and the last VTU (with the field contact_slip_1) of 2 must equal those of 1 byte for
