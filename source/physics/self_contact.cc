@@ -99,6 +99,30 @@ namespace hydrostat
       return p;
     }
 
+    /// The point of the smooth surface through a face's nodes at the face's ξ (Phong tessellation
+    /// with shape factor c, eq. (70e)): x̄ + c Σ_k N_k ((x_k − x̄)·ν_k) ν_k, with its tangents; x̄
+    /// the face's own point, ν_k the smoothed unit normals at its nodes; c = 0: the face itself.
+    template <typename Number, typename BasisNumber, typename Node>
+    FacePoint<Number> lifted_point(const FaceBasis<BasisNumber> &basis, const unsigned int n_nodes, const Node &node,
+                                   const std::array<Tensor<1, 3>, 9> &nu, const double shape)
+    {
+      const FacePoint<Number> flat = face_point<Number>(basis, n_nodes, node);
+      FacePoint<Number>       p    = flat;
+      if (shape == 0)
+        return p;
+      for (unsigned int k = 0; k < n_nodes; ++k)
+        {
+          Tensor<1, 3, Number> n;
+          for (unsigned int d = 0; d < 3; ++d)
+            n[d] = nu[k][d];
+          const Number height = (node(k) - flat.x) * n;
+          p.x += Number(shape * basis.N[k] * height) * n;
+          for (unsigned int a = 0; a < 2; ++a)
+            p.t[a] += Number(shape * (basis.dN[k][a] * height - basis.N[k] * (flat.t[a] * n))) * n;
+        }
+      return p;
+    }
+
     /// node(k) of a face's reference positions X[k].
     template <typename FaceType>
     auto reference_node(const FaceType &face)
@@ -141,6 +165,12 @@ namespace hydrostat
                       "the corner has passed another face by more than the penetration tolerance: keeps the "
                       "vertices of a coarse faceted surface out, where the Gauss points let its ridges into each "
                       "other (theory.md 15.5). Costs more steps where ridges meet.");
+    prm.declare_entry("Smooth surface", "false", Patterns::Bool(),
+                      "Contact between the smooth surfaces through the faces' nodes (Phong, shape factor 1/2, with "
+                      "the smoothed nodal normals) instead of the faces themselves: a coarse surface that bends "
+                      "through large angles from face to face, as the tip of a tight curl, has no kinks between "
+                      "the Gauss points for the vertices to pass through (theory.md 15.5, eq. (70e)). Flat faces "
+                      "and sharp edges (more than 45 degrees) are unchanged.");
     prm.leave_subsection();
     prm.leave_subsection();
   }
@@ -161,8 +191,8 @@ namespace hydrostat
           ids.push_back(static_cast<unsigned int>(id));
         const std::optional<double> exclusion =
           auto_or_number(prm.get("Exclusion distance"), "Contact/Self contact/Exclusion distance", 0);
-        terms.push_back(
-          std::make_unique<SelfContact>(ids, exclusion, controls, setup.materials, prm.get_bool("Vertex points")));
+        terms.push_back(std::make_unique<SelfContact>(ids, exclusion, controls, setup.materials,
+                                                      prm.get_bool("Vertex points"), prm.get_bool("Smooth surface")));
       }
     prm.leave_subsection();
     prm.leave_subsection();
@@ -171,12 +201,13 @@ namespace hydrostat
 
   SelfContact::SelfContact(const std::vector<unsigned int> &boundary_ids, const std::optional<double> exclusion,
                            const RigidContact::Controls &controls, const TissueMaterials &materials,
-                           const bool vertex_points)
+                           const bool vertex_points, const bool smooth_surface)
     : boundary_ids(boundary_ids)
     , exclusion_given(exclusion)
     , controls(controls)
     , materials(materials)
     , vertex_points(vertex_points)
+    , shape(smooth_surface ? 0.5 : 0.0)
   {}
 
   void SelfContact::setup(const DoFHandler<3> &dof_handler, const Quadrature<3> &quadrature)
@@ -460,11 +491,14 @@ namespace hydrostat
 
   SelfContact::SlavePoint SelfContact::slave_point(const Positions &u, const unsigned int k, const unsigned int q) const
   {
-    const unsigned int s     = owned[k];
-    const Face        &slave = faces[s];
-    const auto x = face_point<double>(FaceBasis<double>(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]),
-                                      slave.n_nodes, [&](const unsigned int n) { return node(u, s, n); });
-    return {x.x, slave.sign * cross_product_3d(x.t[0], x.t[1]) / cross_product_3d(x.t[0], x.t[1]).norm()};
+    const unsigned int      s     = owned[k];
+    const Face             &slave = faces[s];
+    const FaceBasis<double> basis(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]);
+    const auto              on_face = [&](const unsigned int n) { return node(u, s, n); };
+    const auto              x       = face_point<double>(basis, slave.n_nodes, on_face);
+    // The point on the smooth surface (eq. (70e)); the facing test keeps the face's own normal.
+    return {lifted_point<double>(basis, slave.n_nodes, on_face, node_normals[s], shape).x,
+            slave.sign * cross_product_3d(x.t[0], x.t[1]) / cross_product_3d(x.t[0], x.t[1]).norm()};
   }
 
   bool SelfContact::Partner::in_face() const
@@ -490,7 +524,8 @@ namespace hydrostat
     for (unsigned int it = 0; it < 20; ++it)
       {
         const FaceBasis<double> basis(degree, master.n_nodes, xi[0], xi[1]);
-        const auto p = face_point<double>(basis, master.n_nodes, [&](const unsigned int n) { return xm[n]; });
+        const auto              p = lifted_point<double>(
+          basis, master.n_nodes, [&](const unsigned int n) { return xm[n]; }, node_normals[m], shape);
         const auto nu =
           face_point<double>(basis, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; });
         if (it == 0)
@@ -518,7 +553,9 @@ namespace hydrostat
         if (std::abs(d[0]) + std::abs(d[1]) < 1e-12)
           {
             const FaceBasis<double> at(degree, master.n_nodes, xi[0], xi[1]);
-            const auto   x = face_point<double>(at, master.n_nodes, [&](const unsigned int n) { return xm[n]; }).x;
+            const auto              x = lifted_point<double>(
+                             at, master.n_nodes, [&](const unsigned int n) { return xm[n]; }, node_normals[m], shape)
+                             .x;
             Tensor<1, 3> normal =
               face_point<double>(at, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; }).x;
             normal /= normal.norm();
@@ -612,14 +649,14 @@ namespace hydrostat
       return Tensor<1, 3, Number>({x[ns + 3 * n], x[ns + 3 * n + 1], x[ns + 3 * n + 2]});
     };
     const FaceBasis<double>    at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]);
-    const Tensor<1, 3, Number> xs = face_point<Number>(at_q, slave.n_nodes, slave_node).x;
-    const auto                 pp =
-      face_point<Number>(FaceBasis<double>(degree, master.n_nodes, p.xi[0], p.xi[1]), master.n_nodes, master_node);
-    const auto smoothed = [&](const unsigned int n) { return node_normals[p.face][n]; };
-    const auto nu_p =
-      face_point<double>(FaceBasis<double>(degree, master.n_nodes, p.xi[0], p.xi[1]), master.n_nodes, smoothed);
-    const double               alpha_p = p.gap / nu_p.x.norm();
-    const Tensor<1, 3, Number> F       = pp.x + alpha_p * nu_p.x - xs;
+    const Tensor<1, 3, Number> xs =
+      lifted_point<Number>(at_q, slave.n_nodes, slave_node, node_normals[owned[k]], shape).x;
+    const FaceBasis<double> at_p(degree, master.n_nodes, p.xi[0], p.xi[1]);
+    const auto              pp = lifted_point<Number>(at_p, master.n_nodes, master_node, node_normals[p.face], shape);
+    const auto              smoothed = [&](const unsigned int n) { return node_normals[p.face][n]; };
+    const auto              nu_p     = face_point<double>(at_p, master.n_nodes, smoothed);
+    const double            alpha_p  = p.gap / nu_p.x.norm();
+    const Tensor<1, 3, Number> F     = pp.x + alpha_p * nu_p.x - xs;
     Tensor<2, 3, Number>       J;
     for (unsigned int d = 0; d < 3; ++d)
       {
@@ -631,8 +668,9 @@ namespace hydrostat
     const Number               xi = p.xi[0] - step[0], eta = p.xi[1] - step[1];
 
     const FaceBasis<Number>    basis(degree, master.n_nodes, xi, eta);
-    const Tensor<1, 3, Number> xm     = face_point<Number>(basis, master.n_nodes, master_node).x;
-    Tensor<1, 3, Number>       normal = face_point<Number>(basis, master.n_nodes, smoothed).x;
+    const Tensor<1, 3, Number> xm =
+      lifted_point<Number>(basis, master.n_nodes, master_node, node_normals[p.face], shape).x;
+    Tensor<1, 3, Number> normal = face_point<Number>(basis, master.n_nodes, smoothed).x;
     normal /= normal.norm();
     gap = (xs - xm) * normal;
     // λ_N = φ(λ̄ − ε g), the ramp with its kink rounded over ±w, w = tolerance · ε h (eq. (70a)):

@@ -5,7 +5,13 @@
 // nothing presses and the ridge passes into the lower block by the push, a tenth of d. With
 // vertex points the ridge's corners become contact points and hold it out to the penetration
 // tolerance. (The automatic exclusion distance, from the blocks' thickness, would exclude every
-// pair of these few faces.)
+// pair of these few faces.) With the smooth surface instead (eq. (70e)) the Gauss points lie on
+// the Phong surface through the faces' nodes: the ridge's normal is vertical (its faces meet at
+// 43.6°, within the 45° of eq. (70b)) and the outer edges' normals are the faces' own, so a point
+// at the fraction s of a face from the ridge comes down by ½ s(1 − s) d, the Gauss points nearest
+// the ridge (s = g = ½ − ½/√3, g(1 − g) = 1/6) to (g − 1/12) d = 0.128 d above it: pushed by
+// 0.13 d they touch, and the ridge passes by 0.128 d less the gap at which points start to press
+// (the tolerance, eq. (70a)), not by the push.
 // HYDROSTAT_TEST_RANKS: 1 2
 // HYDROSTAT_TEST_TIMEOUT: 90
 #include <deal.II/grid/grid_tools.h>
@@ -23,7 +29,7 @@ using namespace hydrostat;
 
 namespace
 {
-  constexpr double L = 0.01, gap = 0.001, d = 0.002, push = 0.1 * d;
+  constexpr double L = 0.01, gap = 0.001, d = 0.002;
 
   struct Result
   {
@@ -33,7 +39,7 @@ namespace
     std::string         unsettled;
   };
 
-  Result press(const bool vertex_points)
+  Result press(const bool vertex_points, const bool smooth_surface, const double push)
   {
     test_support::Problem problem(test_support::box({1, 1, 1}, {1, 1, 1}));
     problem.mesh_maker = [](dealii::Triangulation<3> &tria) {
@@ -61,6 +67,7 @@ subsection Contact
     set Boundary ids = 5, 10
     set Exclusion distance = 1e-4
     set Vertex points = )") + (vertex_points ? "true" : "false") +
+                                                "\n    set Smooth surface = " + (smooth_surface ? "true" : "false") +
                                                 R"(
   end
 end
@@ -77,7 +84,7 @@ end
 
 TEST(SelfContactVertexPoints, HoldARidgeOutOfAFlatFace)
 {
-  const Result with = press(true);
+  const Result with = press(true, false, 0.1 * d);
   std::cout << "vertex points: ridge penetration " << with.penetration / with.h << " h, " << with.totals.vertex_points
             << " vertex points active, " << with.totals.points << " pressed, force " << with.totals.force
             << " N, largest penetration " << with.totals.max_penetration / with.h << " h" << std::endl;
@@ -91,10 +98,25 @@ TEST(SelfContactVertexPoints, HoldARidgeOutOfAFlatFace)
 TEST(SelfContactVertexPoints, WithoutThemTheRidgePasses)
 {
   // The failure the vertex points remove: no Gauss point reaches the lower block.
-  const Result without = press(false);
+  const double push    = 0.1 * d;
+  const Result without = press(false, false, push);
   std::cout << "Gauss points only: ridge penetration " << without.penetration / without.h << " h, "
             << without.totals.points << " pressed" << std::endl;
   EXPECT_NEAR(without.penetration, push, 1e-3 * push);
   EXPECT_EQ(without.totals.points, 0u);
   EXPECT_EQ(without.totals.vertex_points, 0u);
+}
+
+TEST(SelfContactVertexPoints, TheSmoothSurfaceBringsTheGaussPointsDown)
+{
+  const double g      = 0.5 - 0.5 / std::sqrt(3.0);
+  const Result smooth = press(false, true, 0.13 * d);
+  std::cout << "smooth surface: ridge penetration " << smooth.penetration / d << " d (expected " << g - 1.0 / 12
+            << " d), " << smooth.totals.points << " pressed, force " << smooth.totals.force << " N" << std::endl;
+  // Points press from a gap of the tolerance on (eq. (70a)); the pressed blocks give a little more.
+  EXPECT_LE(smooth.penetration, (g - 1.0 / 12) * d);
+  EXPECT_GE(smooth.penetration, (g - 1.0 / 12) * d - 1e-3 * smooth.h - 0.002 * d);
+  EXPECT_GT(smooth.totals.points, 0u);
+  EXPECT_EQ(smooth.totals.vertex_points, 0u);
+  EXPECT_EQ(smooth.unsettled, "");
 }

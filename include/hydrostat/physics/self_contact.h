@@ -39,7 +39,9 @@ namespace hydrostat
    * close in or press keep the predictor from extrapolating (eq. (70c)). With 'Vertex points', a
    * face's corner becomes a slave point too once it has passed a master face by more than the
    * penetration tolerance, and stays one: the Gauss points of a coarse faceted surface let its
-   * ridges into each other (theory.md §15.5).
+   * ridges into each other (theory.md §15.5). With 'Smooth surface', both sides are the smooth
+   * surface through the faces' nodes and their smoothed normals (Phong, eq. (70e)) instead of the
+   * faces themselves.
    */
   class SelfContact : public Term
   {
@@ -50,10 +52,12 @@ namespace hydrostat
 
     /// Self-contact of the faces of @p boundary_ids (empty: every boundary of the mesh); pairs
     /// closer than @p exclusion in the reference configuration are excluded (none: automatic);
-    /// with @p vertex_points, the faces' corners also become slave points once they pass a face.
+    /// with @p vertex_points, the faces' corners also become slave points once they pass a face;
+    /// with @p smooth_surface, the slave points and master faces lie on the smooth surface through
+    /// the faces' nodes (eq. (70e)).
     SelfContact(const std::vector<unsigned int> &boundary_ids, const std::optional<double> exclusion,
                 const RigidContact::Controls &controls, const TissueMaterials &materials,
-                const bool vertex_points = false);
+                const bool vertex_points = false, const bool smooth_surface = false);
 
     std::string name() const override { return "self-contact"; }
     Work        work() const override { return Work::external; }
@@ -189,6 +193,7 @@ namespace hydrostat
     const RigidContact::Controls                     controls;
     const TissueMaterials                           &materials;
     const bool                                       vertex_points;
+    const double                                     shape; ///< c of eq. (70e): ½ (smooth surface) or 0
     MPI_Comm                                         comm   = MPI_COMM_SELF;
     unsigned int                                     degree = 1, n_q = 0, n_gauss = 0;
     dealii::Quadrature<2>                            points;       // the Gauss points, then the corners
