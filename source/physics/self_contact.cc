@@ -171,6 +171,9 @@ namespace hydrostat
                       "through large angles from face to face, as the tip of a tight curl, has no kinks between "
                       "the Gauss points for the vertices to pass through (theory.md 15.5, eq. (70e)). Flat faces "
                       "and sharp edges (more than 45 degrees) are unchanged.");
+    prm.declare_entry("Friction coefficient", "0", Patterns::Double(),
+                      "Coulomb friction coefficient mu >= 0 between the touching surfaces [-] (0: frictionless), "
+                      "the regularised law of the obstacles (theory.md 15.5, eq. (70f)).");
     prm.leave_subsection();
     prm.leave_subsection();
   }
@@ -191,8 +194,12 @@ namespace hydrostat
           ids.push_back(static_cast<unsigned int>(id));
         const std::optional<double> exclusion =
           auto_or_number(prm.get("Exclusion distance"), "Contact/Self contact/Exclusion distance", 0);
+        const double friction = prm.get_double("Friction coefficient");
+        require(friction >= 0, "Parameter 'Contact/Self contact/Friction coefficient' = " +
+                                 prm.get("Friction coefficient") + ": give a coefficient >= 0 (0: frictionless).");
         terms.push_back(std::make_unique<SelfContact>(ids, exclusion, controls, setup.materials,
-                                                      prm.get_bool("Vertex points"), prm.get_bool("Smooth surface")));
+                                                      prm.get_bool("Vertex points"), prm.get_bool("Smooth surface"),
+                                                      friction));
       }
     prm.leave_subsection();
     prm.leave_subsection();
@@ -201,13 +208,14 @@ namespace hydrostat
 
   SelfContact::SelfContact(const std::vector<unsigned int> &boundary_ids, const std::optional<double> exclusion,
                            const RigidContact::Controls &controls, const TissueMaterials &materials,
-                           const bool vertex_points, const bool smooth_surface)
+                           const bool vertex_points, const bool smooth_surface, const double friction)
     : boundary_ids(boundary_ids)
     , exclusion_given(exclusion)
     , controls(controls)
     , materials(materials)
     , vertex_points(vertex_points)
     , shape(smooth_surface ? 0.5 : 0.0)
+    , friction(friction)
   {}
 
   void SelfContact::setup(const DoFHandler<3> &dof_handler, const Quadrature<3> &quadrature)
@@ -378,6 +386,7 @@ namespace hydrostat
       active[p] = p % n_q < n_gauss;
     force_n.assign(surface_dofs.size(), 0.0);
     u_n.assign(surface_dofs.size(), 0.0);
+    traction_n.assign(owned.size() * n_q, Tensor<1, 3>());
     smooth_normals(Positions(surface_dofs.size(), 0.0));
     stale = false;
     sums  = Totals();
@@ -401,6 +410,8 @@ namespace hydrostat
       text << " to " << penalty_max;
     text << " Pa/m" << (controls.penalty ? "" : " (auto)") << ", penetration tolerance " << controls.tolerance
          << " of the cell size" << (vertex_points ? ", vertex points" : "");
+    if (friction > 0)
+      text << ", friction coefficient " << friction;
     return text.str();
   }
 
@@ -633,8 +644,9 @@ namespace hydrostat
   }
 
   template <typename Number>
-  Number SelfContact::pair_residual(const unsigned int k, const unsigned int q, const Partner &p,
-                                    const std::vector<Number> &x, std::vector<Number> &r, Number &gap) const
+  SelfContact::PairForce<Number> SelfContact::pair_residual(const unsigned int k, const unsigned int q,
+                                                            const Partner &p, const std::vector<Number> &x,
+                                                            std::vector<Number> &r) const
   {
     // x: the positions of the slave nodes, then of the master nodes (3 per node). The projection
     // (ξ*, α*) is exact in value; one Newton step from it carries its derivatives by the implicit
@@ -672,25 +684,47 @@ namespace hydrostat
       lifted_point<Number>(basis, master.n_nodes, master_node, node_normals[p.face], shape).x;
     Tensor<1, 3, Number> normal = face_point<Number>(basis, master.n_nodes, smoothed).x;
     normal /= normal.norm();
-    gap = (xs - xm) * normal;
+    PairForce<Number> f{Number(0.0), (xs - xm) * normal, {}};
     // λ_N = φ(λ̄ − ε g), the ramp with its kink rounded over ±w, w = tolerance · ε h (eq. (70a)):
     // the residual is smooth in Newton's iterates, and a point presses from a gap of at most
     // the penetration tolerance.
-    const Number trial = multipliers[k * n_q + q] - slave.penalty * gap;
+    const Number trial = multipliers[k * n_q + q] - slave.penalty * f.gap;
     const double width = ramp_width(slave), s = value_of(trial);
     r.assign(ns + nm, Number(0.0));
     if (s <= -width)
-      return Number(0.0);
-    const Number pressure = s < width ? (trial + width) * (trial + width) / (4 * width) : trial;
-    // The slave point is pushed along n, the master face back at ξ* (a load: −f in the residual).
+      return f;
+    f.pressure                    = s < width ? (trial + width) * (trial + width) / (4 * width) : trial;
+    Tensor<1, 3, Number> traction = f.pressure * normal;
+    if (friction > 0)
+      {
+        // The trial traction of the step's motion of x_s relative to the master face's material
+        // point at ξ*, added to the last step's, in the tangent plane, returned onto the Coulomb
+        // cone |t_T| ≤ μ λ_N (eq. (70f)).
+        const auto old_slave  = [&](const unsigned int n) { return Tensor<1, 3, Number>(node(u_n, owned[k], n)); };
+        const auto old_master = [&](const unsigned int n) { return Tensor<1, 3, Number>(node(u_n, p.face, n)); };
+        const Tensor<1, 3, Number> motion =
+          (xs - xm) - (lifted_point<Number>(at_q, slave.n_nodes, old_slave, node_normals[owned[k]], shape).x -
+                       lifted_point<Number>(basis, master.n_nodes, old_master, node_normals[p.face], shape).x);
+        const Tensor<1, 3, Number> stuck = traction_n[k * n_q + q] - slave.penalty * motion;
+        f.tangential                     = stuck - (stuck * normal) * normal;
+        const Number norm = f.tangential.norm(), limit = friction * f.pressure;
+        if (value_of(norm) > value_of(limit))
+          {
+            f.slip = (value_of(norm) - value_of(limit)) / slave.penalty;
+            f.tangential *= limit / norm;
+          }
+        traction += f.tangential;
+      }
+    // The slave point is pushed by λ_N n + t_T, the master face back at ξ* (a load: −f in the
+    // residual).
     const double w = weights[k][q];
     for (unsigned int n = 0; n < slave.n_nodes; ++n)
       for (unsigned int d = 0; d < 3; ++d)
-        r[3 * n + d] = -pressure * normal[d] * at_q.N[n] * w;
+        r[3 * n + d] = -traction[d] * at_q.N[n] * w;
     for (unsigned int n = 0; n < master.n_nodes; ++n)
       for (unsigned int d = 0; d < 3; ++d)
-        r[ns + 3 * n + d] = pressure * normal[d] * basis.N[n] * w;
-    return pressure;
+        r[ns + 3 * n + d] = traction[d] * basis.N[n] * w;
+    return f;
   }
 
   std::vector<double> SelfContact::pair_positions(const Positions &u, const unsigned int k, const Partner &p) const
@@ -834,8 +868,7 @@ namespace hydrostat
       // A point that does not press adds nothing; most points with a partner do not.
       const std::vector<double> x = pair_positions(u, k, p);
       std::vector<double>       r;
-      double                    gap;
-      if (!(pair_residual(k, q, p, x, r, gap) > 0))
+      if (!(pair_residual(k, q, p, x, r).pressure > 0))
         return;
       const unsigned int                         s    = owned[k];
       const std::vector<types::global_dof_index> dofs = pair_dofs(s, p.face);
@@ -848,8 +881,7 @@ namespace hydrostat
           std::vector<ContactAD> x_ad(n), r_ad;
           for (unsigned int i = 0; i < n; ++i)
             x_ad[i] = ContactAD(n, i, x[i]);
-          ContactAD gap_ad;
-          pair_residual(k, q, p, x_ad, r_ad, gap_ad);
+          pair_residual(k, q, p, x_ad, r_ad);
           for (unsigned int i = 0; i < n; ++i)
             if (free[i])
               {
@@ -879,13 +911,12 @@ namespace hydrostat
     std::vector<double>                 updated(multipliers.size(), 0.0);
     std::vector<std::optional<Partner>> used(multipliers.size());
     for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
-      std::vector<double> r;
-      double              gap;
-      const double        pressure = pair_residual(k, q, p, pair_positions(u, k, p), r, gap);
-      updated[k * n_q + q]         = pressure;
-      used[k * n_q + q]            = p;
-      if (pressure > 0) // a penetrating point always presses (eq. (70a))
-        worst = std::max(worst, std::abs(gap) / faces[owned[k]].size);
+      std::vector<double>     r;
+      const PairForce<double> f = pair_residual(k, q, p, pair_positions(u, k, p), r);
+      updated[k * n_q + q]      = f.pressure;
+      used[k * n_q + q]         = p;
+      if (f.pressure > 0) // a penetrating point always presses (eq. (70a))
+        worst = std::max(worst, std::abs(f.gap) / faces[owned[k]].size);
     });
     // The partners among all faces near the converged state: a point that presses, or has passed
     // its partner, on another face than the one it took (with another gap) asks for the step
@@ -998,17 +1029,18 @@ namespace hydrostat
   {
     // The accepted point states and the totals; the work of the nodal contact forces by the
     // trapezoidal rule over the step, as the energy balance books it (theory.md eq. (69)).
-    const Positions     u = gather(state.u_ghosted());
-    std::vector<double> force(surface_dofs.size(), 0.0);
-    Totals              local;
+    const Positions           u = gather(state.u_ghosted());
+    std::vector<double>       force(surface_dofs.size(), 0.0);
+    Totals                    local;
+    std::vector<Tensor<1, 3>> traction(traction_n.size());
     for (PointRecord &record : accepted)
-      record = PointRecord();
+      record = {0, 0, std::numeric_limits<double>::quiet_NaN(), record.slip};
     for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
       const unsigned int        s = owned[k];
       const std::vector<double> x = pair_positions(u, k, p);
       std::vector<double>       r;
-      double                    gap;
-      const double              pressure = pair_residual(k, q, p, x, r, gap);
+      const PairForce<double>   f        = pair_residual(k, q, p, x, r);
+      const double              pressure = f.pressure;
       // da/dA of the slave face at the point: the Cauchy pressure is λ_N dA/da.
       const FaceBasis<double> at_q(degree, faces[s].n_nodes, points.point(q)[0], points.point(q)[1]);
       const auto              now = face_point<double>(at_q, faces[s].n_nodes, [&](const unsigned int n) {
@@ -1018,8 +1050,9 @@ namespace hydrostat
       const double            area_ratio =
         cross_product_3d(now.t[0], now.t[1]).norm() / cross_product_3d(ref.t[0], ref.t[1]).norm();
       PointRecord &record   = accepted[k * n_q + q];
-      record                = {multipliers[k * n_q + q], pressure / area_ratio, gap};
-      local.max_penetration = std::max(local.max_penetration, -gap);
+      record                = {multipliers[k * n_q + q], pressure / area_ratio, f.gap, record.slip + f.slip};
+      traction[k * n_q + q] = f.tangential;
+      local.max_penetration = std::max(local.max_penetration, -f.gap);
       const unsigned int ns = 3 * faces[s].n_nodes;
       for (unsigned int i = 0; i < r.size(); ++i)
         force[i < ns ? slots[s][i] : slots[p.face][i - ns]] -= r[i];
@@ -1027,6 +1060,7 @@ namespace hydrostat
         return;
       ++local.points;
       local.force += pressure * weights[k][q];
+      local.friction_force += f.tangential.norm() * weights[k][q];
       if (q < n_gauss) // the Gauss weights sum to the face's area
         local.area += 0.5 * area_ratio * weights[k][q];
       local.max_pressure = std::max(local.max_pressure, record.pressure);
@@ -1039,7 +1073,9 @@ namespace hydrostat
       work += 0.5 * (force_n[i] + force[i]) * (u[i] - u_n[i]);
     force_n              = force;
     u_n                  = u;
+    traction_n           = traction;
     sums.force           = Utilities::MPI::sum(local.force, comm);
+    sums.friction_force  = Utilities::MPI::sum(local.friction_force, comm);
     sums.area            = Utilities::MPI::sum(local.area, comm);
     sums.work            = sums.work + work;
     sums.max_penetration = Utilities::MPI::max(local.max_penetration, comm);
@@ -1052,14 +1088,18 @@ namespace hydrostat
 
   std::vector<CellField> SelfContact::output_fields() const
   {
-    return {{"self_contact_pressure", "contact", 1, "Pa"}, {"self_contact_gap", "contact", 1, "m"}};
+    std::vector<CellField> fields = {{"self_contact_pressure", "contact", 1, "Pa"},
+                                     {"self_contact_gap", "contact", 1, "m"}};
+    if (friction > 0)
+      fields.push_back({"self_contact_slip", "contact", 1, "m"});
+    return fields;
   }
 
   void SelfContact::output_values(const CellState &cell, double *values) const
   {
     // Means over the active points of the cell's faces, the gap over those that have a partner; no
     // partner: no gap (NaN).
-    double       pressure = 0, gap = 0;
+    double       pressure = 0, gap = 0, slip = 0;
     unsigned int n = 0, with_gap = 0;
     for (const unsigned int f : cell.cell->face_indices())
       {
@@ -1073,6 +1113,7 @@ namespace hydrostat
             ++n;
             const PointRecord &record = accepted[found->second * n_q + q];
             pressure += record.pressure;
+            slip += record.slip;
             if (std::isfinite(record.gap))
               {
                 gap += record.gap;
@@ -1082,27 +1123,36 @@ namespace hydrostat
       }
     values[0] = n ? pressure / n : 0.0;
     values[1] = with_gap ? gap / with_gap : std::numeric_limits<double>::quiet_NaN();
+    if (friction > 0)
+      values[2] = n ? slip / n : std::numeric_limits<double>::quiet_NaN();
   }
 
   std::vector<std::string> SelfContact::series_columns() const
   {
-    return {"normal_force", "contact_area",  "contact_work",   "max_penetration",
-            "max_pressure", "augmentations", "pressed_points", "vertex_points"};
+    std::vector<std::string> columns = {"normal_force", "contact_area",  "contact_work",   "max_penetration",
+                                        "max_pressure", "augmentations", "pressed_points", "vertex_points"};
+    if (friction > 0)
+      columns.insert(columns.begin() + 1, "friction_force");
+    return columns;
   }
 
   std::vector<double> SelfContact::series_values() const
   {
-    return {sums.force,          sums.area,
-            sums.work,           sums.max_penetration,
-            sums.max_pressure,   double(sums.augmentations),
-            double(sums.points), double(sums.vertex_points)};
+    std::vector<double> values = {sums.force,          sums.area,
+                                  sums.work,           sums.max_penetration,
+                                  sums.max_pressure,   double(sums.augmentations),
+                                  double(sums.points), double(sums.vertex_points)};
+    if (friction > 0)
+      values.insert(values.begin() + 1, sums.friction_force);
+    return values;
   }
 
   void SelfContact::save(BinaryWriter &out) const
   {
     std::vector<double> data;
     for (unsigned int p = 0; p < accepted.size(); ++p)
-      data.insert(data.end(), {accepted[p].multiplier, accepted[p].pressure, accepted[p].gap, double(active[p])});
+      data.insert(data.end(), {accepted[p].multiplier, accepted[p].pressure, accepted[p].gap, accepted[p].slip,
+                               traction_n[p][0], traction_n[p][1], traction_n[p][2], double(active[p])});
     out.put(data);
     out.put(force_n);
     out.put(u_n);
@@ -1111,15 +1161,18 @@ namespace hydrostat
 
   void SelfContact::load(BinaryReader &in)
   {
-    const std::vector<double> data = in.get_vector();
-    if (data.size() != 4 * accepted.size())
-      in.fail(
-        "self-contact has another number of contact points (or was saved before 2026-12-06, without vertex points)");
+    constexpr unsigned int    n_values = 8; // a point, in the order save() writes it
+    const std::vector<double> data     = in.get_vector();
+    if (data.size() != n_values * accepted.size())
+      in.fail("self-contact has another number of contact points (or was saved before 2026-12-07, without "
+              "friction)");
     for (unsigned int k = 0; k < accepted.size(); ++k)
       {
-        accepted[k]    = {data[4 * k], data[4 * k + 1], data[4 * k + 2]};
-        multipliers[k] = data[4 * k];
-        active[k]      = data[4 * k + 3] != 0;
+        const double *r = data.data() + n_values * k;
+        accepted[k]     = {r[0], r[1], r[2], r[3]};
+        traction_n[k]   = Tensor<1, 3>({r[4], r[5], r[6]});
+        multipliers[k]  = r[0];
+        active[k]       = r[7] != 0;
       }
     force_n = in.get_vector();
     u_n     = in.get_vector();

@@ -3,7 +3,8 @@
 # ranks. inputs/contact_block.prm with friction (mu = 0.3): the sphere presses 2 mm into the block
 # by t = 0.25 and then slides 2 mm along x by t = 1, so the points' sticking anchors and slip
 # (theory.md eq. (66b)) carry over a restart in the middle of the slide. Self-contact is on for its
-# checkpoint's round trip only: the block never touches itself, its multipliers stay 0.
+# checkpoint's round trip only (with friction, so with its tractions and slip): the block never
+# touches itself, its multipliers stay 0.
 #  1. the reference: 0 -> 1 in one go (8 steps);
 #  2. 0 -> 0.625 with a checkpoint every 2 steps, then resumed from step 4 (t = 0.5) to 1.
 # The CSV files and the last VTU (with the field contact_slip_1) of 2 must equal those of 1 byte for
@@ -18,7 +19,8 @@ out=output/restart_contact_np$np
 run() {
   $launcher "$hydrostat" inputs/contact_block.prm --set "$solver" --set "Time stepping/Time step=0.125" \
     --set "Contact/Obstacle 1/Position=0.005 + 0.002 * max(4 * t - 1, 0) / 3; 0.005; 0.013 - 0.002 * min(4 * t, 1)" \
-    --set "Contact/Obstacle 1/Friction coefficient=0.3" --set "Contact/Self contact/Enabled=true" "$@"
+    --set "Contact/Obstacle 1/Friction coefficient=0.3" --set "Contact/Self contact/Enabled=true" \
+    --set "Contact/Self contact/Friction coefficient=0.3" "$@"
 }
 
 run --set "Output/Directory=$out/reference" > "$out/reference.log" 2>&1 || fail "reference run: $(tail -n 1 "$out/reference.log")"

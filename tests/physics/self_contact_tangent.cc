@@ -3,7 +3,9 @@
 // millimetre, shifted sideways and bent, so that points of both faces press on curved faces of the
 // other and some lie off the edges; Q1 and Q2, dynamic and quasi-static, and with a penetration
 // tolerance so large that every pressed point lies where the pressure law is rounded (eq. (70a)),
-// and on the smooth surfaces through the faces' nodes (eq. (70e)).
+// on the smooth surfaces through the faces' nodes (eq. (70e)), and with friction (eq. (70f)):
+// μ = 0.3, where the pressed points slide (the sideways motion from u_n = 0 asks for more
+// traction than μ λ_N), and μ = 5, where they stick.
 // HYDROSTAT_TEST_TIMEOUT: 60
 #include <gtest/gtest.h>
 
@@ -16,13 +18,13 @@
 
 using namespace hydrostat;
 
-class SelfContactTangent : public ::testing::TestWithParam<std::tuple<unsigned int, bool, double, bool>>
+class SelfContactTangent : public ::testing::TestWithParam<std::tuple<unsigned int, bool, double, bool, double>>
 {};
 
 TEST_P(SelfContactTangent, MatchesFiniteDifferencesOfResidual)
 {
-  const auto [degree, dynamic, tolerance, smooth] = GetParam();
-  const auto make                                 = [&](const bool with_contact) {
+  const auto [degree, dynamic, tolerance, smooth, friction] = GetParam();
+  const auto make                                           = [&](const bool with_contact) {
     auto problem        = std::make_unique<test_support::Problem>(test_support::box({1, 1, 1}, {1, 1, 1}));
     problem->mesh_maker = [](dealii::Triangulation<3> &tria) {
       test_support::two_blocks(tria, dealii::Point<3>(0.02, 0.01, 0.01), {2, 1, 1}, {2, 1, 1}, 0.001);
@@ -35,7 +37,7 @@ TEST_P(SelfContactTangent, MatchesFiniteDifferencesOfResidual)
       problem->add_from<SelfContact, RigidContact>(
         "subsection Contact\n set Penalty = 2e6\n set Penetration tolerance = " + std::to_string(tolerance) +
         "\n subsection Self contact\n set Enabled = true\n set Exclusion distance = 0\n set Smooth surface = " +
-        (smooth ? "true" : "false") + "\n end\nend\n");
+        (smooth ? "true" : "false") + "\n set Friction coefficient = " + std::to_string(friction) + "\n end\nend\n");
     problem->constraints.add(4, "xyz");
     problem->setup();
     return problem;
@@ -57,7 +59,8 @@ TEST_P(SelfContactTangent, MatchesFiniteDifferencesOfResidual)
   const auto fd =
     test_support::compare_tangent_with_finite_differences(*with, u, 0.01, &without->assembler().tangent());
   std::cout << "Q" << degree << (dynamic ? " dynamic" : " quasi-static") << ", tolerance " << tolerance
-            << (smooth ? ", smooth surface" : "") << ": max |K - K_fd| / max |K| = " << fd.max_error / fd.max_entry
+            << (smooth ? ", smooth surface" : "") << (friction > 0 ? ", mu = " + std::to_string(friction) : "")
+            << ": max |K - K_fd| / max |K| = " << fd.max_error / fd.max_entry
             << ", contact part of max |K| = " << fd.max_reference / fd.max_entry << std::endl;
   EXPECT_LT(fd.max_error / fd.max_entry, 1e-6);
   EXPECT_GT(fd.max_reference / fd.max_entry, 1e-3); // the contact is really there
@@ -65,6 +68,8 @@ TEST_P(SelfContactTangent, MatchesFiniteDifferencesOfResidual)
 
 INSTANTIATE_TEST_SUITE_P(
   Degrees, SelfContactTangent,
-  ::testing::Values(std::make_tuple(1u, false, 0.001, false), std::make_tuple(1u, true, 0.001, false),
-                    std::make_tuple(2u, false, 0.001, false), std::make_tuple(1u, false, 0.5, false),
-                    std::make_tuple(1u, false, 0.001, true), std::make_tuple(2u, true, 0.001, true)));
+  ::testing::Values(std::make_tuple(1u, false, 0.001, false, 0.0), std::make_tuple(1u, true, 0.001, false, 0.0),
+                    std::make_tuple(2u, false, 0.001, false, 0.0), std::make_tuple(1u, false, 0.5, false, 0.0),
+                    std::make_tuple(1u, false, 0.001, true, 0.0), std::make_tuple(2u, true, 0.001, true, 0.0),
+                    std::make_tuple(1u, false, 0.001, false, 0.3), std::make_tuple(1u, false, 0.001, false, 5.0),
+                    std::make_tuple(2u, true, 0.001, true, 0.3)));

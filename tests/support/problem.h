@@ -49,25 +49,28 @@ namespace hydrostat::test_support
 
   /// Two separate boxes [0, @p size] in @p lower_cells and @p upper_cells cells, the upper one
   /// lifted by size_z + @p gap, as one mesh: boundary ids 0–5 (x−, x+, y−, y+, z−, z+) on the
-  /// lower box, 6–11 on the upper.
+  /// lower box, 6–11 on the upper. With @p upper_length > 0 the upper box is that long along x,
+  /// centred over the lower one.
   inline void two_blocks(dealii::Triangulation<3> &tria, const dealii::Point<3> &size,
                          const std::vector<unsigned int> &lower_cells, const std::vector<unsigned int> &upper_cells,
-                         const double gap)
+                         const double gap, const double upper_length = 0)
   {
     dealii::Triangulation<3> lower, upper;
-    const dealii::Point<3>   lift(0, 0, size[2] + gap);
+    const dealii::Point<3>   upper_size(upper_length > 0 ? upper_length : size[0], size[1], size[2]);
+    const dealii::Point<3>   lift((size[0] - upper_size[0]) / 2, 0, size[2] + gap);
     dealii::GridGenerator::subdivided_hyper_rectangle(lower, lower_cells, dealii::Point<3>(), size);
-    dealii::GridGenerator::subdivided_hyper_rectangle(upper, upper_cells, lift, size + lift);
+    dealii::GridGenerator::subdivided_hyper_rectangle(upper, upper_cells, lift, upper_size + lift);
     dealii::GridGenerator::merge_triangulations(lower, upper, tria);
     for (const auto &face : tria.active_face_iterators())
       if (face->at_boundary())
         {
-          const dealii::Point<3>     c     = face->center();
-          const unsigned int         block = c[2] > size[2] + gap / 2 ? 1 : 0;
-          const dealii::Tensor<1, 3> X     = c - (block ? lift : dealii::Point<3>());
+          const dealii::Point<3>     c      = face->center();
+          const unsigned int         block  = c[2] > size[2] + gap / 2 ? 1 : 0;
+          const dealii::Tensor<1, 3> X      = c - (block ? lift : dealii::Point<3>());
+          const dealii::Point<3>    &extent = block ? upper_size : size;
           for (unsigned int d = 0; d < 3; ++d)
             for (unsigned int side = 0; side < 2; ++side)
-              if (std::abs(X[d] - side * size[d]) < 1e-9 * size.norm())
+              if (std::abs(X[d] - side * extent[d]) < 1e-9 * size.norm())
                 face->set_boundary_id(6 * block + 2 * d + side);
         }
   }

@@ -41,7 +41,9 @@ namespace hydrostat
    * penetration tolerance, and stays one: the Gauss points of a coarse faceted surface let its
    * ridges into each other (theory.md §15.5). With 'Smooth surface', both sides are the smooth
    * surface through the faces' nodes and their smoothed normals (Phong, eq. (70e)) instead of the
-   * faces themselves.
+   * faces themselves. With a friction coefficient μ > 0, the regularised Coulomb law of rigid
+   * contact acts on the slave point's motion relative to the master face's material point at ξ*
+   * (eq. (70f)).
    */
   class SelfContact : public Term
   {
@@ -54,10 +56,10 @@ namespace hydrostat
     /// closer than @p exclusion in the reference configuration are excluded (none: automatic);
     /// with @p vertex_points, the faces' corners also become slave points once they pass a face;
     /// with @p smooth_surface, the slave points and master faces lie on the smooth surface through
-    /// the faces' nodes (eq. (70e)).
+    /// the faces' nodes (eq. (70e)); with @p friction μ > 0, Coulomb friction (eq. (70f)).
     SelfContact(const std::vector<unsigned int> &boundary_ids, const std::optional<double> exclusion,
                 const RigidContact::Controls &controls, const TissueMaterials &materials,
-                const bool vertex_points = false, const bool smooth_surface = false);
+                const bool vertex_points = false, const bool smooth_surface = false, const double friction = 0);
 
     std::string name() const override { return "self-contact"; }
     Work        work() const override { return Work::external; }
@@ -95,6 +97,7 @@ namespace hydrostat
     struct Totals
     {
       double       force           = 0; ///< Σ λ_N dA of both passes: the force the surfaces press with [N]
+      double       friction_force  = 0; ///< Σ |t_T| dA of both passes [N]
       double       area            = 0; ///< current area in contact, each side once [m²]
       double       work            = 0; ///< of the contact forces on the body since t = 0 [J]
       double       max_penetration = 0; ///< [m]
@@ -124,6 +127,7 @@ namespace hydrostat
     struct PointRecord
     {
       double multiplier = 0, pressure = 0, gap = std::numeric_limits<double>::quiet_NaN(); // λ̄, Cauchy [Pa], g [m]
+      double slip = 0; // relative to the master faces since t = 0 [m] (eq. (70f))
     };
     /// The master face of a slave point and its projection there (eq. (70)).
     struct Partner
@@ -174,12 +178,20 @@ namespace hydrostat
     /// keeps a partner whose normal is further from opposite to its face's (up to 90°, else 60°).
     std::optional<Partner> partner(const Positions &u, const unsigned int k, const unsigned int q,
                                    const std::vector<unsigned int> &masters, const bool pressing) const;
-    /// The pressure λ_N = φ(λ̄ − ε g) of point @p q of owned face @p k on @p p (theory.md
-    /// eq. (70a)) and the residual of the pair's DoFs into @p r (slave DoFs, then master DoFs),
-    /// for double and ContactAD.
+    /// The force of a slave point per reference area: λ_N = φ(λ̄ − ε g) (eq. (70a)), g, and the
+    /// friction traction t_T with the slip of the step beyond the elastic stick (eq. (70f)).
     template <typename Number>
-    Number pair_residual(const unsigned int k, const unsigned int q, const Partner &p, const std::vector<Number> &x,
-                         std::vector<Number> &r, Number &gap) const;
+    struct PairForce
+    {
+      Number                       pressure, gap;
+      dealii::Tensor<1, 3, Number> tangential;
+      double                       slip = 0;
+    };
+    /// The force of point @p q of owned face @p k on @p p and the residual of the pair's DoFs into
+    /// @p r (slave DoFs, then master DoFs), for double and ContactAD.
+    template <typename Number>
+    PairForce<Number> pair_residual(const unsigned int k, const unsigned int q, const Partner &p,
+                                    const std::vector<Number> &x, std::vector<Number> &r) const;
     /// The current positions of the pair's DoFs (slave face, then @p p's face).
     std::vector<double> pair_positions(const Positions &u, const unsigned int k, const Partner &p) const;
     /// The pair's DoFs in the order of pair_residual().
@@ -193,7 +205,8 @@ namespace hydrostat
     const RigidContact::Controls                     controls;
     const TissueMaterials                           &materials;
     const bool                                       vertex_points;
-    const double                                     shape; ///< c of eq. (70e): ½ (smooth surface) or 0
+    const double                                     shape;    ///< c of eq. (70e): ½ (smooth surface) or 0
+    const double                                     friction; ///< μ of eq. (70f)
     MPI_Comm                                         comm   = MPI_COMM_SELF;
     unsigned int                                     degree = 1, n_q = 0, n_gauss = 0;
     dealii::Quadrature<2>                            points;       // the Gauss points, then the corners
@@ -213,6 +226,7 @@ namespace hydrostat
     std::vector<double>                              multipliers;  // λ̄ of the step being solved
     std::vector<PointRecord>                         accepted;     // of the last accepted step
     std::vector<double>                              force_n, u_n; // nodal contact force and u at surface_dofs
+    std::vector<dealii::Tensor<1, 3>>                traction_n;   // t_T of each owned point [Pa] (eq. (70f))
     unsigned int                                     augmentations = 0;
     std::string                                      shortfall;     // unsettled() of the last augment()
     bool                                             stale = false; // a pair outside the candidates
