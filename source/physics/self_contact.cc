@@ -699,11 +699,13 @@ namespace hydrostat
       {
         // The trial traction of the step's motion of x_s relative to the master face's material
         // point at ξ*, added to the last step's, in the tangent plane, returned onto the Coulomb
-        // cone |t_T| ≤ μ λ_N (eq. (70f)).
-        const auto old_slave  = [&](const unsigned int n) { return Tensor<1, 3, Number>(node(u_n, owned[k], n)); };
-        const auto old_master = [&](const unsigned int n) { return Tensor<1, 3, Number>(node(u_n, p.face, n)); };
+        // cone |t_T| ≤ μ λ_N (eq. (70f)). The slave point at u_n is a constant (in double); the
+        // master's moves with ξ*.
+        const auto old_slave    = [&](const unsigned int n) { return node(u_n, owned[k], n); };
+        const auto old_master   = [&](const unsigned int n) { return Tensor<1, 3, Number>(node(u_n, p.face, n)); };
+        const Tensor<1, 3> xs_n = lifted_point<double>(at_q, slave.n_nodes, old_slave, node_normals[owned[k]], shape).x;
         const Tensor<1, 3, Number> motion =
-          (xs - xm) - (lifted_point<Number>(at_q, slave.n_nodes, old_slave, node_normals[owned[k]], shape).x -
+          (xs - xm) - (Tensor<1, 3, Number>(xs_n) -
                        lifted_point<Number>(basis, master.n_nodes, old_master, node_normals[p.face], shape).x);
         const Tensor<1, 3, Number> stuck = traction_n[k * n_q + q] - slave.penalty * motion;
         f.tangential                     = stuck - (stuck * normal) * normal;
