@@ -100,12 +100,16 @@ namespace hydrostat
     }
 
     /// The point of the smooth surface through a face's nodes at the face's ξ (Phong tessellation
-    /// with shape factor c, eq. (70e)): x̄ + c Σ_k N_k ((x_k − x̄)·ν_k) ν_k, with its tangents; x̄
-    /// the face's own point, ν_k the smoothed unit normals at its nodes; c = 0: the face itself.
+    /// with shape factor c, lifted outward only, eq. (70e)): x̄ + c Σ_k N_k ĥ(h_k) ν_k,
+    /// h_k = (x_k − x̄)·ν_k, with its tangents; x̄ the face's own point, ν_k the smoothed unit
+    /// normals at its nodes, ĥ(h) = ½(h + √(h² + δ²)) − ½δ the smooth max(h, 0): where the faces
+    /// are concave the surface stays on them (within cδ/2) instead of dipping below, so points
+    /// held apart on it keep the faces' vertices out. c = 0: the face itself.
     template <typename Number, typename BasisNumber, typename Node>
     FacePoint<Number> lifted_point(const FaceBasis<BasisNumber> &basis, const unsigned int n_nodes, const Node &node,
-                                   const std::array<Tensor<1, 3>, 9> &nu, const double shape)
+                                   const std::array<Tensor<1, 3>, 9> &nu, const double shape, const double rounding)
     {
+      using std::sqrt;
       const FacePoint<Number> flat = face_point<Number>(basis, n_nodes, node);
       FacePoint<Number>       p    = flat;
       if (shape == 0)
@@ -115,10 +119,20 @@ namespace hydrostat
           Tensor<1, 3, Number> n;
           for (unsigned int d = 0; d < 3; ++d)
             n[d] = nu[k][d];
-          const Number height = (node(k) - flat.x) * n;
+          const Number h = (node(k) - flat.x) * n;
+          // max(h, 0) itself if δ = 0 (a penetration tolerance of 0).
+          Number height = h, slope = 1.0;
+          if (rounding > 0)
+            {
+              const Number root = sqrt(h * h + rounding * rounding);
+              height            = 0.5 * (h + root) - 0.5 * rounding;
+              slope             = 0.5 * (1.0 + h / root);
+            }
+          else if (!(Sacado::ScalarValue<Number>::eval(h) > 0))
+            height = slope = 0.0;
           p.x += Number(shape * basis.N[k] * height) * n;
           for (unsigned int a = 0; a < 2; ++a)
-            p.t[a] += Number(shape * (basis.dN[k][a] * height - basis.N[k] * (flat.t[a] * n))) * n;
+            p.t[a] += Number(shape * (basis.dN[k][a] * height - basis.N[k] * slope * (flat.t[a] * n))) * n;
         }
       return p;
     }
@@ -167,10 +181,11 @@ namespace hydrostat
                       "other (theory.md 15.5). Costs more steps where ridges meet.");
     prm.declare_entry("Smooth surface", "false", Patterns::Bool(),
                       "Contact between the smooth surfaces through the faces' nodes (Phong, shape factor 1/2, with "
-                      "the smoothed nodal normals) instead of the faces themselves: a coarse surface that bends "
-                      "through large angles from face to face, as the tip of a tight curl, has no kinks between "
-                      "the Gauss points for the vertices to pass through (theory.md 15.5, eq. (70e)). Flat faces "
-                      "and sharp edges (more than 45 degrees) are unchanged.");
+                      "the smoothed nodal normals, lifted outward only) instead of the faces themselves: a coarse "
+                      "surface that bends through large angles from face to face, as the tip of a tight curl, has "
+                      "no kinks between the Gauss points for the vertices to pass through, and where the faces are "
+                      "concave the surface stays on them (theory.md 15.5, eq. (70e)). Flat faces and sharp edges "
+                      "(more than 45 degrees) are unchanged.");
     prm.declare_entry("Friction coefficient", "0", Patterns::Double(),
                       "Coulomb friction coefficient mu >= 0 between the touching surfaces [-] (0: frictionless), "
                       "the regularised law of the obstacles (theory.md 15.5, eq. (70f)).");
@@ -508,7 +523,7 @@ namespace hydrostat
     const auto              on_face = [&](const unsigned int n) { return node(u, s, n); };
     const auto              x       = face_point<double>(basis, slave.n_nodes, on_face);
     // The point on the smooth surface (eq. (70e)); the facing test keeps the face's own normal.
-    return {lifted_point<double>(basis, slave.n_nodes, on_face, node_normals[s], shape).x,
+    return {lifted_point<double>(basis, slave.n_nodes, on_face, node_normals[s], shape, lift_rounding(slave)).x,
             slave.sign * cross_product_3d(x.t[0], x.t[1]) / cross_product_3d(x.t[0], x.t[1]).norm()};
   }
 
@@ -536,7 +551,8 @@ namespace hydrostat
       {
         const FaceBasis<double> basis(degree, master.n_nodes, xi[0], xi[1]);
         const auto              p = lifted_point<double>(
-          basis, master.n_nodes, [&](const unsigned int n) { return xm[n]; }, node_normals[m], shape);
+          basis, master.n_nodes, [&](const unsigned int n) { return xm[n]; }, node_normals[m], shape,
+          lift_rounding(master));
         const auto nu =
           face_point<double>(basis, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; });
         if (it == 0)
@@ -565,7 +581,8 @@ namespace hydrostat
           {
             const FaceBasis<double> at(degree, master.n_nodes, xi[0], xi[1]);
             const auto              x = lifted_point<double>(
-                             at, master.n_nodes, [&](const unsigned int n) { return xm[n]; }, node_normals[m], shape)
+                             at, master.n_nodes, [&](const unsigned int n) { return xm[n]; }, node_normals[m], shape,
+                             lift_rounding(master))
                              .x;
             Tensor<1, 3> normal =
               face_point<double>(at, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; }).x;
@@ -662,13 +679,14 @@ namespace hydrostat
     };
     const FaceBasis<double>    at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]);
     const Tensor<1, 3, Number> xs =
-      lifted_point<Number>(at_q, slave.n_nodes, slave_node, node_normals[owned[k]], shape).x;
+      lifted_point<Number>(at_q, slave.n_nodes, slave_node, node_normals[owned[k]], shape, lift_rounding(slave)).x;
     const FaceBasis<double> at_p(degree, master.n_nodes, p.xi[0], p.xi[1]);
-    const auto              pp = lifted_point<Number>(at_p, master.n_nodes, master_node, node_normals[p.face], shape);
-    const auto              smoothed = [&](const unsigned int n) { return node_normals[p.face][n]; };
-    const auto              nu_p     = face_point<double>(at_p, master.n_nodes, smoothed);
-    const double            alpha_p  = p.gap / nu_p.x.norm();
-    const Tensor<1, 3, Number> F     = pp.x + alpha_p * nu_p.x - xs;
+    const auto              pp =
+      lifted_point<Number>(at_p, master.n_nodes, master_node, node_normals[p.face], shape, lift_rounding(master));
+    const auto                 smoothed = [&](const unsigned int n) { return node_normals[p.face][n]; };
+    const auto                 nu_p     = face_point<double>(at_p, master.n_nodes, smoothed);
+    const double               alpha_p  = p.gap / nu_p.x.norm();
+    const Tensor<1, 3, Number> F        = pp.x + alpha_p * nu_p.x - xs;
     Tensor<2, 3, Number>       J;
     for (unsigned int d = 0; d < 3; ++d)
       {
@@ -681,7 +699,7 @@ namespace hydrostat
 
     const FaceBasis<Number>    basis(degree, master.n_nodes, xi, eta);
     const Tensor<1, 3, Number> xm =
-      lifted_point<Number>(basis, master.n_nodes, master_node, node_normals[p.face], shape).x;
+      lifted_point<Number>(basis, master.n_nodes, master_node, node_normals[p.face], shape, lift_rounding(master)).x;
     Tensor<1, 3, Number> normal = face_point<Number>(basis, master.n_nodes, smoothed).x;
     normal /= normal.norm();
     PairForce<Number> f{Number(0.0), (xs - xm) * normal, {}};
@@ -701,12 +719,15 @@ namespace hydrostat
         // point at ξ*, added to the last step's, in the tangent plane, returned onto the Coulomb
         // cone |t_T| ≤ μ λ_N (eq. (70f)). The slave point at u_n is a constant (in double); the
         // master's moves with ξ*.
-        const auto old_slave    = [&](const unsigned int n) { return node(u_n, owned[k], n); };
-        const auto old_master   = [&](const unsigned int n) { return Tensor<1, 3, Number>(node(u_n, p.face, n)); };
-        const Tensor<1, 3> xs_n = lifted_point<double>(at_q, slave.n_nodes, old_slave, node_normals[owned[k]], shape).x;
+        const auto old_slave  = [&](const unsigned int n) { return node(u_n, owned[k], n); };
+        const auto old_master = [&](const unsigned int n) { return Tensor<1, 3, Number>(node(u_n, p.face, n)); };
+        const Tensor<1, 3> xs_n =
+          lifted_point<double>(at_q, slave.n_nodes, old_slave, node_normals[owned[k]], shape, lift_rounding(slave)).x;
         const Tensor<1, 3, Number> motion =
-          (xs - xm) - (Tensor<1, 3, Number>(xs_n) -
-                       lifted_point<Number>(basis, master.n_nodes, old_master, node_normals[p.face], shape).x);
+          (xs - xm) -
+          (Tensor<1, 3, Number>(xs_n) -
+           lifted_point<Number>(basis, master.n_nodes, old_master, node_normals[p.face], shape, lift_rounding(master))
+             .x);
         const Tensor<1, 3, Number> stuck = traction_n[k * n_q + q] - slave.penalty * motion;
         f.tangential                     = stuck - (stuck * normal) * normal;
         const Number norm = f.tangential.norm(), limit = friction * f.pressure;

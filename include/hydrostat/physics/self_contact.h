@@ -40,8 +40,8 @@ namespace hydrostat
    * face's corner becomes a slave point too once it has passed a master face by more than the
    * penetration tolerance, and stays one: the Gauss points of a coarse faceted surface let its
    * ridges into each other (theory.md §15.5). With 'Smooth surface', both sides are the smooth
-   * surface through the faces' nodes and their smoothed normals (Phong, eq. (70e)) instead of the
-   * faces themselves. With a friction coefficient μ > 0, the regularised Coulomb law of rigid
+   * surface through the faces' nodes and their smoothed normals (Phong, eq. (70e)), lifted outward
+   * only, instead of the faces themselves. With a friction coefficient μ > 0, the regularised Coulomb law of rigid
    * contact acts on the slave point's motion relative to the master face's material point at ξ*
    * (eq. (70f)).
    */
@@ -147,7 +147,10 @@ namespace hydrostat
     /// partner @p p under the nodal motion @p w (a velocity, or a Newton update).
     double closing_rate(const Positions &w, unsigned int k, unsigned int q, const Partner &p) const;
     /// The half-width w of the rounded ramp of eq. (70a) for slave face @p face [Pa].
-    double               ramp_width(const Face &face) const { return controls.tolerance * face.penalty * face.size; }
+    double ramp_width(const Face &face) const { return controls.tolerance * face.penalty * face.size; }
+    /// δ of eq. (70e) for a face [m]: its penetration tolerance, over which the outward-only lift
+    /// of the smooth surface is rounded.
+    double               lift_rounding(const Face &face) const { return controls.tolerance * face.size; }
     dealii::Tensor<1, 3> node(const Positions &u, const unsigned int face, const unsigned int k) const;
     /// The bounding box of the nodes of face @p m at @p u.
     dealii::BoundingBox<3> box(const Positions &u, const unsigned int m) const;
