@@ -99,26 +99,32 @@ namespace hydrostat
       return p;
     }
 
+    template <typename Number>
+    double value_of(const Number &x)
+    {
+      return Sacado::ScalarValue<Number>::eval(x);
+    }
+
     /// The point of the smooth surface through a face's nodes at the face's ξ (Phong tessellation
     /// with shape factor c, lifted outward only, eq. (70e)): x̄ + c Σ_k N_k ĥ(h_k) ν_k,
     /// h_k = (x_k − x̄)·ν_k, with its tangents; x̄ the face's own point, ν_k the smoothed unit
     /// normals at its nodes, ĥ(h) = ½(h + √(h² + δ²)) − ½δ the smooth max(h, 0): where the faces
     /// are concave the surface stays on them (within cδ/2) instead of dipping below, so points
     /// held apart on it keep the faces' vertices out. c = 0: the face itself.
-    template <typename Number, typename BasisNumber, typename Node>
-    FacePoint<Number> lifted_point(const FaceBasis<BasisNumber> &basis, const unsigned int n_nodes, const Node &node,
-                                   const std::array<Tensor<1, 3>, 9> &nu, const double shape, const double rounding)
+    template <typename Number, typename BasisNumber, typename Surface, typename Node>
+    FacePoint<Number> lifted_point(const FaceBasis<BasisNumber> &basis, const Surface &surface, const Node &node)
     {
       using std::sqrt;
-      const FacePoint<Number> flat = face_point<Number>(basis, n_nodes, node);
+      const double            shape = surface.shape, rounding = surface.rounding;
+      const FacePoint<Number> flat = face_point<Number>(basis, surface.n_nodes, node);
       FacePoint<Number>       p    = flat;
       if (shape == 0)
         return p;
-      for (unsigned int k = 0; k < n_nodes; ++k)
+      for (unsigned int k = 0; k < surface.n_nodes; ++k)
         {
           Tensor<1, 3, Number> n;
           for (unsigned int d = 0; d < 3; ++d)
-            n[d] = nu[k][d];
+            n[d] = surface.nu[k][d];
           const Number h = (node(k) - flat.x) * n;
           // max(h, 0) itself if δ = 0 (a penetration tolerance of 0).
           Number height = h, slope = 1.0;
@@ -128,7 +134,7 @@ namespace hydrostat
               height            = 0.5 * (h + root) - 0.5 * rounding;
               slope             = 0.5 * (1.0 + h / root);
             }
-          else if (!(Sacado::ScalarValue<Number>::eval(h) > 0))
+          else if (!(value_of(h) > 0))
             height = slope = 0.0;
           p.x += Number(shape * basis.N[k] * height) * n;
           for (unsigned int a = 0; a < 2; ++a)
@@ -142,12 +148,6 @@ namespace hydrostat
     auto reference_node(const FaceType &face)
     {
       return [&face](const unsigned int k) { return Tensor<1, 3>({face.X[k][0], face.X[k][1], face.X[k][2]}); };
-    }
-
-    template <typename Number>
-    double value_of(const Number &x)
-    {
-      return Sacado::ScalarValue<Number>::eval(x);
     }
 
     /// A corner point's share of its face's reference area (setup()).
@@ -523,7 +523,7 @@ namespace hydrostat
     const auto              on_face = [&](const unsigned int n) { return node(u, s, n); };
     const auto              x       = face_point<double>(basis, slave.n_nodes, on_face);
     // The point on the smooth surface (eq. (70e)); the facing test keeps the face's own normal.
-    return {lifted_point<double>(basis, slave.n_nodes, on_face, node_normals[s], shape, lift_rounding(slave)).x,
+    return {lifted_point<double>(basis, surface(s), on_face).x,
             slave.sign * cross_product_3d(x.t[0], x.t[1]) / cross_product_3d(x.t[0], x.t[1]).norm()};
   }
 
@@ -550,9 +550,7 @@ namespace hydrostat
     for (unsigned int it = 0; it < 20; ++it)
       {
         const FaceBasis<double> basis(degree, master.n_nodes, xi[0], xi[1]);
-        const auto              p = lifted_point<double>(
-          basis, master.n_nodes, [&](const unsigned int n) { return xm[n]; }, node_normals[m], shape,
-          lift_rounding(master));
+        const auto p = lifted_point<double>(basis, surface(m), [&](const unsigned int n) { return xm[n]; });
         const auto nu =
           face_point<double>(basis, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; });
         if (it == 0)
@@ -580,10 +578,7 @@ namespace hydrostat
         if (std::abs(d[0]) + std::abs(d[1]) < 1e-12)
           {
             const FaceBasis<double> at(degree, master.n_nodes, xi[0], xi[1]);
-            const auto              x = lifted_point<double>(
-                             at, master.n_nodes, [&](const unsigned int n) { return xm[n]; }, node_normals[m], shape,
-                             lift_rounding(master))
-                             .x;
+            const auto   x = lifted_point<double>(at, surface(m), [&](const unsigned int n) { return xm[n]; }).x;
             Tensor<1, 3> normal =
               face_point<double>(at, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; }).x;
             normal /= normal.norm();
@@ -678,11 +673,9 @@ namespace hydrostat
       return Tensor<1, 3, Number>({x[ns + 3 * n], x[ns + 3 * n + 1], x[ns + 3 * n + 2]});
     };
     const FaceBasis<double>    at_q(degree, slave.n_nodes, points.point(q)[0], points.point(q)[1]);
-    const Tensor<1, 3, Number> xs =
-      lifted_point<Number>(at_q, slave.n_nodes, slave_node, node_normals[owned[k]], shape, lift_rounding(slave)).x;
-    const FaceBasis<double> at_p(degree, master.n_nodes, p.xi[0], p.xi[1]);
-    const auto              pp =
-      lifted_point<Number>(at_p, master.n_nodes, master_node, node_normals[p.face], shape, lift_rounding(master));
+    const Tensor<1, 3, Number> xs = lifted_point<Number>(at_q, surface(owned[k]), slave_node).x;
+    const FaceBasis<double>    at_p(degree, master.n_nodes, p.xi[0], p.xi[1]);
+    const auto                 pp       = lifted_point<Number>(at_p, surface(p.face), master_node);
     const auto                 smoothed = [&](const unsigned int n) { return node_normals[p.face][n]; };
     const auto                 nu_p     = face_point<double>(at_p, master.n_nodes, smoothed);
     const double               alpha_p  = p.gap / nu_p.x.norm();
@@ -698,9 +691,8 @@ namespace hydrostat
     const Number               xi = p.xi[0] - step[0], eta = p.xi[1] - step[1];
 
     const FaceBasis<Number>    basis(degree, master.n_nodes, xi, eta);
-    const Tensor<1, 3, Number> xm =
-      lifted_point<Number>(basis, master.n_nodes, master_node, node_normals[p.face], shape, lift_rounding(master)).x;
-    Tensor<1, 3, Number> normal = face_point<Number>(basis, master.n_nodes, smoothed).x;
+    const Tensor<1, 3, Number> xm     = lifted_point<Number>(basis, surface(p.face), master_node).x;
+    Tensor<1, 3, Number>       normal = face_point<Number>(basis, master.n_nodes, smoothed).x;
     normal /= normal.norm();
     PairForce<Number> f{Number(0.0), (xs - xm) * normal, {}};
     // λ_N = φ(λ̄ − ε g), the ramp with its kink rounded over ±w, w = tolerance · ε h (eq. (70a)):
@@ -721,13 +713,9 @@ namespace hydrostat
         // master's moves with ξ*.
         const auto old_slave  = [&](const unsigned int n) { return node(u_n, owned[k], n); };
         const auto old_master = [&](const unsigned int n) { return Tensor<1, 3, Number>(node(u_n, p.face, n)); };
-        const Tensor<1, 3> xs_n =
-          lifted_point<double>(at_q, slave.n_nodes, old_slave, node_normals[owned[k]], shape, lift_rounding(slave)).x;
+        const Tensor<1, 3>         xs_n = lifted_point<double>(at_q, surface(owned[k]), old_slave).x;
         const Tensor<1, 3, Number> motion =
-          (xs - xm) -
-          (Tensor<1, 3, Number>(xs_n) -
-           lifted_point<Number>(basis, master.n_nodes, old_master, node_normals[p.face], shape, lift_rounding(master))
-             .x);
+          (xs - xm) - (Tensor<1, 3, Number>(xs_n) - lifted_point<Number>(basis, surface(p.face), old_master).x);
         const Tensor<1, 3, Number> stuck = traction_n[k * n_q + q] - slave.penalty * motion;
         f.tangential                     = stuck - (stuck * normal) * normal;
         const Number norm = f.tangential.norm(), limit = friction * f.pressure;

@@ -41,9 +41,9 @@ namespace hydrostat
    * penetration tolerance, and stays one: the Gauss points of a coarse faceted surface let its
    * ridges into each other (theory.md §15.5). With 'Smooth surface', both sides are the smooth
    * surface through the faces' nodes and their smoothed normals (Phong, eq. (70e)), lifted outward
-   * only, instead of the faces themselves. With a friction coefficient μ > 0, the regularised Coulomb law of rigid
-   * contact acts on the slave point's motion relative to the master face's material point at ξ*
-   * (eq. (70f)).
+   * only, instead of the faces themselves. With a friction coefficient μ > 0, the regularised
+   * Coulomb law of rigid contact acts on the slave point's motion relative to the master face's
+   * material point at ξ* (eq. (70f)).
    */
   class SelfContact : public Term
   {
@@ -148,9 +148,17 @@ namespace hydrostat
     double closing_rate(const Positions &w, unsigned int k, unsigned int q, const Partner &p) const;
     /// The half-width w of the rounded ramp of eq. (70a) for slave face @p face [Pa].
     double ramp_width(const Face &face) const { return controls.tolerance * face.penalty * face.size; }
-    /// δ of eq. (70e) for a face [m]: its penetration tolerance, over which the outward-only lift
-    /// of the smooth surface is rounded.
-    double               lift_rounding(const Face &face) const { return controls.tolerance * face.size; }
+    /// What the smooth surface of eq. (70e) over a face takes besides its node positions.
+    struct Surface
+    {
+      unsigned int                               n_nodes;
+      const std::array<dealii::Tensor<1, 3>, 9> &nu;              // the smoothed normals at its nodes
+      double                                     shape, rounding; // c; δ [m], its penetration tolerance
+    };
+    Surface surface(const unsigned int m) const
+    {
+      return {faces[m].n_nodes, node_normals[m], shape, controls.tolerance * faces[m].size};
+    }
     dealii::Tensor<1, 3> node(const Positions &u, const unsigned int face, const unsigned int k) const;
     /// The bounding box of the nodes of face @p m at @p u.
     dealii::BoundingBox<3> box(const Positions &u, const unsigned int m) const;
