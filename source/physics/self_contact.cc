@@ -28,60 +28,53 @@ namespace hydrostat
     constexpr unsigned int node_i[9] = {0, 1, 0, 1, 0, 1, 2, 2, 2};
     constexpr unsigned int node_j[9] = {0, 0, 1, 1, 2, 2, 0, 1, 2};
 
-    /// The 1D Lagrange polynomials on the nodes 0, 1 (Q1) or 0, 1, ½ (Q2): values, first and
-    /// second derivatives.
+    /// The 1D Lagrange polynomials on the nodes 0, 1 (Q1) or 0, 1, ½ (Q2): values and first
+    /// derivatives.
     template <typename Number>
-    void lagrange_1d(const unsigned int degree, const Number &s, Number L[3], Number dL[3], Number ddL[3])
+    void lagrange_1d(const unsigned int degree, const Number &s, Number L[3], Number dL[3])
     {
       if (degree == 1)
         {
-          L[0]   = 1.0 - s;
-          L[1]   = s;
-          dL[0]  = -1.0;
-          dL[1]  = 1.0;
-          ddL[0] = ddL[1] = 0.0;
+          L[0]  = 1.0 - s;
+          L[1]  = s;
+          dL[0] = -1.0;
+          dL[1] = 1.0;
           return;
         }
-      L[0]   = 2.0 * s * s - 3.0 * s + 1.0;
-      L[1]   = 2.0 * s * s - s;
-      L[2]   = 4.0 * s - 4.0 * s * s;
-      dL[0]  = 4.0 * s - 3.0;
-      dL[1]  = 4.0 * s - 1.0;
-      dL[2]  = 4.0 - 8.0 * s;
-      ddL[0] = 4.0;
-      ddL[1] = 4.0;
-      ddL[2] = -8.0;
+      L[0]  = 2.0 * s * s - 3.0 * s + 1.0;
+      L[1]  = 2.0 * s * s - s;
+      L[2]  = 4.0 * s - 4.0 * s * s;
+      dL[0] = 4.0 * s - 3.0;
+      dL[1] = 4.0 * s - 1.0;
+      dL[2] = 4.0 - 8.0 * s;
     }
 
-    /// The face's shape functions at ξ: N_k, ∂N_k/∂ξ_a, ∂²N_k/∂ξ_a∂ξ_b (ξξ, ξη, ηη).
+    /// The face's shape functions at ξ: N_k, ∂N_k/∂ξ_a.
     template <typename Number>
     struct FaceBasis
     {
-      Number N[9], dN[9][2], ddN[9][3];
+      Number N[9], dN[9][2];
 
       FaceBasis(const unsigned int degree, const unsigned int n_nodes, const Number &xi, const Number &eta)
       {
-        Number a[3], da[3], dda[3], b[3], db[3], ddb[3];
-        lagrange_1d(degree, xi, a, da, dda);
-        lagrange_1d(degree, eta, b, db, ddb);
+        Number a[3], da[3], b[3], db[3];
+        lagrange_1d(degree, xi, a, da);
+        lagrange_1d(degree, eta, b, db);
         for (unsigned int k = 0; k < n_nodes; ++k)
           {
             const unsigned int i = node_i[k], j = node_j[k];
-            N[k]      = a[i] * b[j];
-            dN[k][0]  = da[i] * b[j];
-            dN[k][1]  = a[i] * db[j];
-            ddN[k][0] = dda[i] * b[j];
-            ddN[k][1] = da[i] * db[j];
-            ddN[k][2] = a[i] * ddb[j];
+            N[k]     = a[i] * b[j];
+            dN[k][0] = da[i] * b[j];
+            dN[k][1] = a[i] * db[j];
           }
       }
     };
 
-    /// A point of a face from its node positions node(k): x, x_α and x_αβ (ξξ, ξη, ηη).
+    /// A point of a face from its node positions node(k): x and its tangents x_α.
     template <typename Number>
     struct FacePoint
     {
-      Tensor<1, 3, Number> x, t[2], tt[3];
+      Tensor<1, 3, Number> x, t[2];
     };
     template <typename Number, typename BasisNumber, typename Node>
     FacePoint<Number> face_point(const FaceBasis<BasisNumber> &basis, const unsigned int n_nodes, const Node &node)
@@ -93,8 +86,6 @@ namespace hydrostat
           p.x += basis.N[k] * xk;
           for (unsigned int a = 0; a < 2; ++a)
             p.t[a] += basis.dN[k][a] * xk;
-          for (unsigned int b = 0; b < 3; ++b)
-            p.tt[b] += basis.ddN[k][b] * xk;
         }
       return p;
     }
@@ -533,7 +524,46 @@ namespace hydrostat
     return std::min(xi[0], xi[1]) >= -inside && std::max(xi[0], xi[1]) <= 1 + inside;
   }
 
-  std::optional<SelfContact::Partner> SelfContact::project(const Positions &u, const Tensor<1, 3> &xs,
+  class SelfContact::DeformedFaces
+  {
+  public:
+    DeformedFaces(const SelfContact &contact, const Positions &u)
+      : u(u)
+      , contact(contact)
+      , starts(contact.faces.size())
+    {}
+
+    /// Face @p m's smooth surface and smoothed normal at its centre, and its nodes' box grown by
+    /// a tenth of its cell (for the bulge of a Q2 face).
+    struct Start
+    {
+      FacePoint<double> x, nu;
+      BoundingBox<3>    around;
+    };
+    const Start &start(const unsigned int m)
+    {
+      if (!starts[m])
+        {
+          const FaceBasis<double> centre(contact.degree, contact.faces[m].n_nodes, 0.5, 0.5);
+          Start                   s{lifted_point<double>(centre, contact.surface(m),
+                                       [&](const unsigned int n) { return contact.node(u, m, n); }),
+                  face_point<double>(centre, contact.faces[m].n_nodes,
+                                     [&](const unsigned int n) { return contact.node_normals[m][n]; }),
+                  contact.box(u, m)};
+          s.around.extend(0.1 * contact.faces[m].size);
+          starts[m] = s;
+        }
+      return *starts[m];
+    }
+
+    const Positions &u;
+
+  private:
+    const SelfContact                &contact;
+    std::vector<std::optional<Start>> starts;
+  };
+
+  std::optional<SelfContact::Partner> SelfContact::project(DeformedFaces &at, const Tensor<1, 3> &xs,
                                                            const unsigned int m) const
   {
     // The point of the master face whose smoothed normal passes through x_s: Newton on
@@ -544,17 +574,19 @@ namespace hydrostat
     const Face                 &master = faces[m];
     std::array<Tensor<1, 3>, 9> xm;
     for (unsigned int n = 0; n < master.n_nodes; ++n)
-      xm[n] = node(u, m, n);
-    double xi[2] = {0.5, 0.5}, alpha = 0;
-    bool   left_before = false;
+      xm[n] = node(at.u, m, n);
+    double            xi[2]       = {0.5, 0.5};
+    bool              left_before = false;
+    FacePoint<double> p = at.start(m).x, nu = at.start(m).nu;
+    double            alpha = (xs - p.x) * nu.x / (nu.x * nu.x);
     for (unsigned int it = 0; it < 20; ++it)
       {
-        const FaceBasis<double> basis(degree, master.n_nodes, xi[0], xi[1]);
-        const auto p = lifted_point<double>(basis, surface(m), [&](const unsigned int n) { return xm[n]; });
-        const auto nu =
-          face_point<double>(basis, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; });
-        if (it == 0)
-          alpha = (xs - p.x) * nu.x / (nu.x * nu.x);
+        if (it > 0)
+          {
+            const FaceBasis<double> basis(degree, master.n_nodes, xi[0], xi[1]);
+            p  = lifted_point<double>(basis, surface(m), [&](const unsigned int n) { return xm[n]; });
+            nu = face_point<double>(basis, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; });
+          }
         const Tensor<1, 3> F = p.x + alpha * nu.x - xs;
         Tensor<2, 3>       J;
         for (unsigned int d = 0; d < 3; ++d)
@@ -588,7 +620,7 @@ namespace hydrostat
     return std::nullopt;
   }
 
-  std::optional<SelfContact::Partner> SelfContact::partner(const Positions &u, const unsigned int k,
+  std::optional<SelfContact::Partner> SelfContact::partner(DeformedFaces &at, const unsigned int k,
                                                            const unsigned int               q,
                                                            const std::vector<unsigned int> &masters,
                                                            const bool                       pressing) const
@@ -598,14 +630,13 @@ namespace hydrostat
     // The faces in the order of the distance to their nodes' bounding box (grown by a tenth of the
     // cell for the bulge of a Q2 face): |g| = |x_s − x_m| is at least that distance, so the faces
     // beyond the nearest partner found need no projection.
-    const SlavePoint                         point = slave_point(u, k, q);
+    const SlavePoint                         point = slave_point(at.u, k, q);
     std::vector<std::pair<double, unsigned>> order;
     order.reserve(masters.size());
     for (const unsigned int m : masters)
       {
-        BoundingBox<3> around = box(u, m);
-        around.extend(0.1 * faces[m].size);
-        double distance_sq = 0;
+        const BoundingBox<3> &around      = at.start(m).around;
+        double                distance_sq = 0;
         for (unsigned int d = 0; d < 3; ++d)
           {
             const double outside =
@@ -620,7 +651,7 @@ namespace hydrostat
       {
         if (best && distance > std::abs(best->gap))
           break;
-        const auto p = project(u, point.x, m);
+        const auto p = project(at, point.x, m);
         if (!p || !p->in_face() || point.normal * p->normal > (pressing ? 0.0 : -0.5) ||
             p->gap < -0.5 * std::min(faces[owned[k]].size, faces[m].size))
           continue;
@@ -632,14 +663,14 @@ namespace hydrostat
   }
 
   std::vector<std::optional<SelfContact::Partner>> SelfContact::select_partners(
-    const Positions &u, const std::vector<std::vector<unsigned int>> &among, const std::vector<double> *pressures) const
+    DeformedFaces &at, const std::vector<std::vector<unsigned int>> &among, const std::vector<double> *pressures) const
   {
     std::vector<std::optional<Partner>> selected(owned.size() * n_q);
     for (unsigned int k = 0; k < owned.size(); ++k)
       if (!among[k].empty())
         for (unsigned int q = 0; q < n_q; ++q)
           if (active[k * n_q + q])
-            selected[k * n_q + q] = partner(u, k, q, among[k], pressures && (*pressures)[k * n_q + q] > 0);
+            selected[k * n_q + q] = partner(at, k, q, among[k], pressures && (*pressures)[k * n_q + q] > 0);
     return selected;
   }
 
@@ -756,13 +787,14 @@ namespace hydrostat
     // edge, eq. (70b)), else on the first face extended by up to half its size. A point whose
     // partner was farther than the couplings reach cannot press in this Newton solve; augment()
     // finds it if it does.
+    DeformedFaces at(*this, u);
     for (unsigned int k = 0; k < owned.size(); ++k)
       for (unsigned int q = 0; q < n_q; ++q)
         if (const int m = partners[k * n_q + q]; m >= 0 && coupled(k, m))
           {
-            auto p = project(u, slave_point(u, k, q).x, m);
+            auto p = project(at, slave_point(u, k, q).x, m);
             if (!p || !p->in_face())
-              if (const auto other = partner(u, k, q, couplings[k], false))
+              if (const auto other = partner(at, k, q, couplings[k], false))
                 p = other;
             if (p)
               f(k, q, *p);
@@ -798,7 +830,8 @@ namespace hydrostat
     const Positions positions = gather(u);
     candidates                = search(positions);
     smooth_normals(positions);
-    const std::vector<std::optional<Partner>> selected = select_partners(positions, candidates, nullptr);
+    DeformedFaces                             at(*this, positions);
+    const std::vector<std::optional<Partner>> selected = select_partners(at, candidates, nullptr);
     std::vector<std::vector<unsigned int>>    needed(owned.size()), reach(owned.size());
     for (unsigned int k = 0; k < owned.size(); ++k)
       {
@@ -935,15 +968,17 @@ namespace hydrostat
     // while the normals are within 90° of opposite (60° for a new partner): on the anatomical arm
     // four points, pushed out of their faces, turned past 60°, lost them, passed the faces again
     // unpressed and took them back, for all 20 updates of a step (theory.md §15.5).
-    const auto                                near     = search(u);
-    const std::vector<std::optional<Partner>> selected = select_partners(u, near, &updated);
+    const auto                                near = search(u);
+    DeformedFaces                             at(*this, u);
+    const std::vector<std::optional<Partner>> selected = select_partners(at, near, &updated);
     bool                                      moved = false, missed = false;
     // A corner that has passed a master face by more than the tolerance becomes a slave point for
     // the rest of the run, and the step is solved again (theory.md §15.5).
     for (unsigned int k = 0; k < owned.size(); ++k)
       for (unsigned int q = n_gauss; q < n_q; ++q)
         if (!active[k * n_q + q])
-          if (const auto p = partner(u, k, q, near[k], false); p && p->gap < -controls.tolerance * faces[owned[k]].size)
+          if (const auto p = partner(at, k, q, near[k], false);
+              p && p->gap < -controls.tolerance * faces[owned[k]].size)
             {
               active[k * n_q + q]                    = true;
               (coupled(k, p->face) ? moved : missed) = true;
@@ -995,6 +1030,7 @@ namespace hydrostat
     // starts from u_n rather than from points that Newton must push back along faces they did
     // not press on, or out of the faces they press on.
     const Positions u = gather(state.u_ghosted()), v = gather(state.v_ghosted());
+    DeformedFaces   at(*this, u);
     double          limit = std::numeric_limits<double>::infinity();
     for (unsigned int k = 0; k < owned.size(); ++k)
       for (unsigned int q = 0; q < n_q; ++q)
@@ -1003,7 +1039,7 @@ namespace hydrostat
         else if (accepted[k * n_q + q].pressure > 0)
           return 0;
         else if (!candidates[k].empty())
-          if (const auto p = partner(u, k, q, candidates[k], false))
+          if (const auto p = partner(at, k, q, candidates[k], false))
             if (const double closing = closing_rate(v, k, q, *p); closing > 0)
               limit = std::min(limit, closing_allowance(p->gap, faces[owned[k]].size, closing));
     return limit;

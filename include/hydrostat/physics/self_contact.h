@@ -175,19 +175,23 @@ namespace hydrostat
       dealii::Tensor<1, 3> x, normal;
     };
     SlavePoint slave_point(const Positions &u, const unsigned int k, const unsigned int q) const;
+    /// The faces at one set of positions, with what every projection onto a face starts from
+    /// (its smooth surface and smoothed normal at ξ = (½, ½)) and the box that orders the faces
+    /// for a point, each computed once, when first needed, for all the points projected there.
+    class DeformedFaces;
     /// The point of face @p m whose smoothed normal passes through @p xs (ξ may lie up to ½
     /// beyond the edges); none if the projection does not converge.
-    std::optional<Partner> project(const Positions &u, const dealii::Tensor<1, 3> &xs, const unsigned int m) const;
-    /// The partner of every owned point at @p u among the faces @p among of its face; the points
-    /// whose @p pressures are > 0 press (none: no point presses).
-    std::vector<std::optional<Partner>> select_partners(const Positions                              &u,
+    std::optional<Partner> project(DeformedFaces &at, const dealii::Tensor<1, 3> &xs, const unsigned int m) const;
+    /// The partner of every owned point among the faces @p among of its face; the points whose
+    /// @p pressures are > 0 press (none: no point presses).
+    std::vector<std::optional<Partner>> select_partners(DeformedFaces                                &at,
                                                         const std::vector<std::vector<unsigned int>> &among,
                                                         const std::vector<double>                    *pressures) const;
     /// Whether face @p m is coupled to owned face @p k in the tangent's pattern.
     bool coupled(const unsigned int k, const unsigned int m) const;
     /// The partner of point @p q of owned face @p k among @p masters, if any; a point that presses
     /// keeps a partner whose normal is further from opposite to its face's (up to 90°, else 60°).
-    std::optional<Partner> partner(const Positions &u, const unsigned int k, const unsigned int q,
+    std::optional<Partner> partner(DeformedFaces &at, const unsigned int k, const unsigned int q,
                                    const std::vector<unsigned int> &masters, const bool pressing) const;
     /// The force of a slave point per reference area: λ_N = φ(λ̄ − ε g) (eq. (70a)), g, and the
     /// friction traction t_T with the slip of the step beyond the elastic stick (eq. (70f)).
