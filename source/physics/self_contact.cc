@@ -577,7 +577,8 @@ namespace hydrostat
       xm[n] = node(at.u, m, n);
     double            xi[2]       = {0.5, 0.5};
     bool              left_before = false;
-    FacePoint<double> p = at.start(m).x, nu = at.start(m).nu;
+    const auto       &start       = at.start(m);
+    FacePoint<double> p = start.x, nu = start.nu;
     double            alpha = (xs - p.x) * nu.x / (nu.x * nu.x);
     for (unsigned int it = 0; it < 20; ++it)
       {
@@ -609,10 +610,10 @@ namespace hydrostat
         alpha -= d[2];
         if (std::abs(d[0]) + std::abs(d[1]) < 1e-12)
           {
-            const FaceBasis<double> at(degree, master.n_nodes, xi[0], xi[1]);
-            const auto   x = lifted_point<double>(at, surface(m), [&](const unsigned int n) { return xm[n]; }).x;
+            const FaceBasis<double> foot(degree, master.n_nodes, xi[0], xi[1]);
+            const auto   x = lifted_point<double>(foot, surface(m), [&](const unsigned int n) { return xm[n]; }).x;
             Tensor<1, 3> normal =
-              face_point<double>(at, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; }).x;
+              face_point<double>(foot, master.n_nodes, [&](const unsigned int n) { return node_normals[m][n]; }).x;
             normal /= normal.norm();
             return Partner{m, {{xi[0], xi[1]}}, (xs - x) * normal, normal};
           }
