@@ -624,13 +624,15 @@ namespace hydrostat
   std::optional<SelfContact::Partner> SelfContact::partner(DeformedFaces &at, const unsigned int k,
                                                            const unsigned int               q,
                                                            const std::vector<unsigned int> &masters,
-                                                           const bool                       pressing) const
+                                                           const bool pressing, const bool passed_only) const
   {
     // The nearest master face whose projection lies in it, that faces the slave face and that
     // the point has not passed by more than half a cell (the other side of a thin section).
     // The faces in the order of the distance to their nodes' bounding box (grown by a tenth of the
     // cell for the bulge of a Q2 face): |g| = |x_s − x_m| is at least that distance, so the faces
-    // beyond the nearest partner found need no projection.
+    // beyond the nearest partner found need no projection. A partner that has been passed lies
+    // within half a cell, and so does any nearer one: where only such a partner matters, the
+    // faces beyond half a cell need none either.
     const SlavePoint                         point = slave_point(at.u, k, q);
     std::vector<std::pair<double, unsigned>> order;
     order.reserve(masters.size());
@@ -648,9 +650,10 @@ namespace hydrostat
       }
     std::sort(order.begin(), order.end());
     std::optional<Partner> best;
+    const double           passed_reach = 0.5 * faces[owned[k]].size;
     for (const auto &[distance, m] : order)
       {
-        if (best && distance > std::abs(best->gap))
+        if ((best && distance > std::abs(best->gap)) || (passed_only && distance > passed_reach))
           break;
         const auto p = project(at, point.x, m);
         if (!p || !p->in_face() || point.normal * p->normal > (pressing ? 0.0 : -0.5) ||
@@ -671,7 +674,10 @@ namespace hydrostat
       if (!among[k].empty())
         for (unsigned int q = 0; q < n_q; ++q)
           if (active[k * n_q + q])
-            selected[k * n_q + q] = partner(at, k, q, among[k], pressures && (*pressures)[k * n_q + q] > 0);
+            {
+              const bool pressing   = pressures && (*pressures)[k * n_q + q] > 0;
+              selected[k * n_q + q] = partner(at, k, q, among[k], pressing, pressures && !pressing);
+            }
     return selected;
   }
 
@@ -978,7 +984,7 @@ namespace hydrostat
     for (unsigned int k = 0; k < owned.size(); ++k)
       for (unsigned int q = n_gauss; q < n_q; ++q)
         if (!active[k * n_q + q])
-          if (const auto p = partner(at, k, q, near[k], false);
+          if (const auto p = partner(at, k, q, near[k], false, true);
               p && p->gap < -controls.tolerance * faces[owned[k]].size)
             {
               active[k * n_q + q]                    = true;
@@ -1029,17 +1035,19 @@ namespace hydrostat
     // The predictor may carry a point closing in on its partner face at the rate ġ at most a
     // tenth of its cell into it, and a pressed point not at all (theory.md eq. (70c)): a step
     // starts from u_n rather than from points that Newton must push back along faces they did
-    // not press on, or out of the faces they press on.
+    // not press on, or out of the faces they press on. A pressed point on any rank settles it
+    // before the positions are gathered and the partners found.
+    bool pressed = false;
+    for (unsigned int p = 0; p < active.size() && !pressed; ++p)
+      pressed = active[p] && accepted[p].pressure > 0;
+    if (Utilities::MPI::logical_or(pressed, comm))
+      return 0;
     const Positions u = gather(state.u_ghosted()), v = gather(state.v_ghosted());
     DeformedFaces   at(*this, u);
     double          limit = std::numeric_limits<double>::infinity();
     for (unsigned int k = 0; k < owned.size(); ++k)
       for (unsigned int q = 0; q < n_q; ++q)
-        if (!active[k * n_q + q])
-          continue;
-        else if (accepted[k * n_q + q].pressure > 0)
-          return 0;
-        else if (!candidates[k].empty())
+        if (active[k * n_q + q] && !candidates[k].empty())
           if (const auto p = partner(at, k, q, candidates[k], false))
             if (const double closing = closing_rate(v, k, q, *p); closing > 0)
               limit = std::min(limit, closing_allowance(p->gap, faces[owned[k]].size, closing));

@@ -183,7 +183,8 @@ namespace hydrostat
     /// beyond the edges); none if the projection does not converge.
     std::optional<Partner> project(DeformedFaces &at, const dealii::Tensor<1, 3> &xs, const unsigned int m) const;
     /// The partner of every owned point among the faces @p among of its face; the points whose
-    /// @p pressures are > 0 press (none: no point presses).
+    /// @p pressures are > 0 press (none: no point presses). Given @p pressures, the points that do
+    /// not press have only the partners they have passed (g < 0), as partner() with passed_only.
     std::vector<std::optional<Partner>> select_partners(DeformedFaces                                &at,
                                                         const std::vector<std::vector<unsigned int>> &among,
                                                         const std::vector<double>                    *pressures) const;
@@ -191,8 +192,11 @@ namespace hydrostat
     bool coupled(const unsigned int k, const unsigned int m) const;
     /// The partner of point @p q of owned face @p k among @p masters, if any; a point that presses
     /// keeps a partner whose normal is further from opposite to its face's (up to 90°, else 60°).
+    /// With @p passed_only the partner is the same where it has been passed (g < 0); where it has
+    /// not, none or another one not passed (the faces beyond half a cell are not projected).
     std::optional<Partner> partner(DeformedFaces &at, const unsigned int k, const unsigned int q,
-                                   const std::vector<unsigned int> &masters, const bool pressing) const;
+                                   const std::vector<unsigned int> &masters, const bool pressing,
+                                   const bool passed_only = false) const;
     /// The force of a slave point per reference area: λ_N = φ(λ̄ − ε g) (eq. (70a)), g, and the
     /// friction traction t_T with the slip of the step beyond the elastic stick (eq. (70f)).
     template <typename Number>
