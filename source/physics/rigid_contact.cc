@@ -29,7 +29,9 @@ namespace hydrostat
     prm.declare_entry("Penalty factor", "100", Patterns::Double(0), "Factor of the automatic penalty [-].");
     prm.declare_entry("Penetration tolerance", "0.001", Patterns::Double(0),
                       "Largest penetration left after the augmented-Lagrangian updates, as a fraction of the size "
-                      "of the cell it is in [-].");
+                      "of the cell it is in [-]. With self-contact it also rounds the law's kink (theory.md eq. "
+                      "(70a)), and a run's cost depends on it irregularly, not falling as it grows (theory.md "
+                      "§15.5): time a short run before changing it.");
     prm.declare_entry("Maximum augmentations", "20", Patterns::Integer(0),
                       "Augmented-Lagrangian updates per time step at most (0: penalty contact); a step that "
                       "reaches the limit before the tolerance is accepted with a warning.");
