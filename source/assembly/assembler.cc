@@ -297,6 +297,11 @@ namespace hydrostat
     return smallest_over_terms([&](const Term &term) { return term.update_fraction(u, du); });
   }
 
+  double Assembler::augmentation_resolution() const
+  {
+    return smallest_over_terms([](const Term &term) { return term.augmentation_resolution(); });
+  }
+
   bool Assembler::reinit_cell(const CellIterator &cell, const Step &step, const Vector &u_ghost, const State &accepted,
                               ScratchData &scratch) const
   {

@@ -33,7 +33,8 @@ namespace hydrostat
       return n >= 3 && residual_history[n - 1] <= 0.5 * residual_history[n - 2] &&
              residual_history[n - 2] <= 0.5 * residual_history[n - 3];
     };
-    unsigned int limit = control.max_iterations;
+    unsigned int limit   = control.max_iterations;
+    bool         settled = !problem.settle; // settle() asked, or none to ask
     for (unsigned int it = 0; it <= limit; ++it)
       {
         if (!evaluated && !problem.system(u, residual, evaluation.pending_increment, evaluation.force_scale))
@@ -92,8 +93,14 @@ namespace hydrostat
         // With the residual converged, an update within its tolerance is the last: it is taken
         // whole, and the system at u + δu, which would only confirm convergence, is not assembled
         // (one assembly per time step saved; the converged state is the same).
-        const bool   last  = residual_ok && du.l2_norm() <= update_tolerance;
-        const double alpha = last ? 1.0 : line_search(problem, u, du, residual, evaluation, evaluated);
+        const bool last = residual_ok && du.l2_norm() <= update_tolerance;
+        // An update this short is taken whole, and the problem is asked at the iterate whether it
+        // changes there (contact's augmentations): if so, converging further on the problem as it
+        // was would be wasted (eq. (68a)). The next iteration assembles at the iterate, as the
+        // line search's full step would have.
+        const bool settling =
+          !settled && !last && evaluation.pending_increment == 0 && du.linfty_norm() <= problem.settle_length;
+        const double alpha = last || settling ? 1.0 : line_search(problem, u, du, residual, evaluation, evaluated);
         u.add(alpha, du);
         if (problem.take_step)
           problem.take_step(alpha);
@@ -103,6 +110,12 @@ namespace hydrostat
               << ", line search " << alpha << ", linear iterations " << linear_iterations << std::endl;
         if (last)
           return true;
+        if (settling)
+          {
+            settled = true;
+            if (problem.settle(u))
+              return true;
+          }
       }
     return false;
   }

@@ -141,7 +141,8 @@ namespace hydrostat
       }
   }
 
-  bool StepSolver::newton_solve(const double dt, Vector &u, const bool from_u, const bool fresh_factorization)
+  StepSolver::Solve StepSolver::newton_solve(const double dt, Vector &u, const bool from_u,
+                                             const bool fresh_factorization)
   {
     // Newton starts from the Newmark predictor: starting from u_n instead makes the first Newton
     // step linearise every rotation of the step, which in bending of nearly incompressible tissue
@@ -220,6 +221,13 @@ namespace hydrostat
       du_ghost = du;
       return problem.update_fraction(u_ghost, du_ghost);
     };
+    // The terms' augmentations near convergence (eq. (68a)).
+    bool augmented = false;
+    if (const double resolution = problem.augmentation_resolution(); std::isfinite(resolution))
+      {
+        newton_problem.settle_length = resolution;
+        newton_problem.settle        = [&](const Vector &u_iterate) { return augmented = augment(u_iterate, dt); };
+      }
     newton_problem.try_step  = [&](const double alpha) { cell_fields.try_step(alpha); };
     newton_problem.take_step = [&](const double alpha) { cell_fields.take_step(alpha); };
     cell_fields.start();
@@ -238,7 +246,17 @@ namespace hydrostat
     if (converged)
       cell_fields.accept();
     cell_fields.project(); // evaluations outside Newton project
-    return converged;
+    return !converged ? Solve::failed : augmented ? Solve::augmented : Solve::converged;
+  }
+
+  bool StepSolver::augment(const Vector &u, const double dt)
+  {
+    Vector u_ghost = accepted.ghosted_vector();
+    u_ghost        = u;
+    bool augmented = false;
+    for (const auto &term : problem.terms())
+      augmented = term->augment(u_ghost, step_to(dt)) || augmented;
+    return augmented;
   }
 
   double StepSolver::advance(const double dt_nominal)
@@ -309,15 +327,11 @@ namespace hydrostat
     controls_failed = false;
     if (step_controller)
       step_controller->start_step(accepted.time() + dt);
-    bool converged = newton_solve(dt, u);
+    Solve solve = newton_solve(dt, u);
     counts.newton_iterations += newton_solver->iterations();
-    Vector u_ghost = accepted.ghosted_vector();
-    while (converged)
+    while (solve != Solve::failed)
       {
-        u_ghost        = u;
-        bool augmented = false;
-        for (const auto &term : problem.terms())
-          augmented = term->augment(u_ghost, step_to(dt)) || augmented;
+        const bool augmented = solve == Solve::augmented || augment(u, dt);
         if (augmented)
           ++counts.augmentations;
         else
@@ -342,10 +356,10 @@ namespace hydrostat
           }
         // After a controller's update the factorisation of its sensitivities (at the converged
         // state of the previous activations) preconditions the first solves.
-        converged = newton_solve(dt, u, true, augmented);
+        solve = newton_solve(dt, u, true, augmented);
         counts.newton_iterations += newton_solver->iterations();
       }
-    return converged;
+    return solve != Solve::failed;
   }
 
   void StepSolver::accept(const double dt, const Vector &u_new)

@@ -1074,6 +1074,14 @@ namespace hydrostat
     return limit;
   }
 
+  double SelfContact::augmentation_resolution() const
+  {
+    double h = std::numeric_limits<double>::infinity();
+    for (const Face &face : faces)
+      h = std::min(h, face.size);
+    return controls.augmentation_resolution(h);
+  }
+
   void SelfContact::retry_step()
   {
     for (unsigned int p = 0; p < multipliers.size(); ++p)

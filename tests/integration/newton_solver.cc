@@ -1,7 +1,8 @@
 // NewtonSolver on small algebraic problems given by callbacks: quadratic convergence to the
 // root, the line search on a step that would "invert", failure reported when it must be, and
 // iterations past the limit while the residual halves (Newton/Contracting iterations), updates
-// shortened to Newton/Maximum update, and the check of the tangent along the updates.
+// shortened to Newton/Maximum update, the check of the tangent along the updates, and the problem
+// asked to settle (augment) once an update is short (theory.md eq. (68a)).
 #include <deal.II/base/index_set.h>
 
 #include <hydrostat/integration/newton_solver.h>
@@ -262,4 +263,64 @@ TEST(NewtonSolver, TangentCheckTellsAWrongTangent)
   ASSERT_EQ(solver.tangent_mismatches().size(), 3u);
   for (const double mismatch : solver.tangent_mismatches())
     EXPECT_NEAR(mismatch, 0.75, 1e-6);
+}
+
+// Problem::settle (theory.md eq. (68a)): the cubic from u = 3 moves 0.70, 0.26, 0.036, 7e-4, ...
+// With a settle length of 0.01 the problem is asked once, at the iterate after the update of 7e-4
+// (taken whole), 2.5e-7 from the root. If it changes there, the solve ends at that iterate; if
+// not, Newton goes on to the root with the same iterates and the same number of evaluations as
+// without asking (the iterate's system is assembled once either way).
+TEST(NewtonSolver, SettlesOnceTheUpdateIsShort)
+{
+  const dealii::ConditionalOStream quiet(std::cout, false);
+  NewtonControl                    control;
+  control.residual_relative = 1e-14;
+  Vector tangent = make_vector(0), rhs = make_vector(0);
+
+  // Without settle: the reference iterates and evaluations.
+  NewtonSolver plain_solver(control, quiet);
+  unsigned int plain_evaluations = 0;
+  const auto   counted           = [](NewtonSolver::Problem problem, unsigned int &evaluations) {
+    problem.system = [&evaluations, system = problem.system](const Vector &u, Vector &R, double &p, double &s) {
+      ++evaluations;
+      return system(u, R, p, s);
+    };
+    problem.residual = [&evaluations, residual = problem.residual](const Vector &u, Vector &R) {
+      ++evaluations;
+      return residual(u, R);
+    };
+    return problem;
+  };
+  Vector u_plain = make_vector(3.0);
+  ASSERT_TRUE(plain_solver.solve(counted(cubic(tangent, rhs), plain_evaluations), u_plain));
+
+  for (const bool changes : {true, false})
+    {
+      NewtonSolver          solver(control, quiet);
+      unsigned int          evaluations = 0, asked = 0;
+      NewtonSolver::Problem problem  = counted(cubic(tangent, rhs), evaluations);
+      double                asked_at = 0;
+      problem.settle_length          = 0.01;
+      problem.settle                 = [&](const Vector &u) {
+        ++asked;
+        asked_at = u[0];
+        return changes;
+      };
+      Vector u = make_vector(3.0);
+      ASSERT_TRUE(solver.solve(problem, u)) << changes;
+      EXPECT_EQ(asked, 1u) << changes;
+      EXPECT_NEAR(asked_at, 2.0, 1e-6) << changes;
+      EXPECT_GT(std::abs(asked_at - 2.0), 1e-9) << changes;
+      if (changes)
+        {
+          EXPECT_EQ(u[0], asked_at);
+          EXPECT_LT(solver.iterations(), plain_solver.iterations());
+        }
+      else
+        {
+          EXPECT_NEAR(u[0], 2.0, 1e-14);
+          EXPECT_EQ(solver.residuals(), plain_solver.residuals());
+          EXPECT_EQ(evaluations, plain_evaluations);
+        }
+    }
 }

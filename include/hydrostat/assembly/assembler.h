@@ -71,6 +71,8 @@ namespace hydrostat
     double predictor_horizon(const State &state) const;
     /// The smallest Term::update_fraction() over the terms and the ranks (ghosted @p u, @p du).
     double update_fraction(const Vector &u, const Vector &du) const;
+    /// The smallest Term::augmentation_resolution() over the terms and the ranks.
+    double augmentation_resolution() const;
 
     const dealii::DoFHandler<3> &dof_handler() const { return dofs; }
     const dealii::Quadrature<3> &quadrature() const { return *cell_quadrature; }

@@ -48,6 +48,12 @@ namespace hydrostat
       /// Optional: the longest fraction of the update δu from u the problem admits (shortened to
       /// it before the line search).
       std::function<double(const Vector &u, const Vector &du)> update_fraction;
+      /// Optional: called once per solve, at the first iterate reached by a whole update whose
+      /// largest component is at most @p settle_length; true ends the solve there as converged
+      /// (the problem has changed at that iterate, e.g. contact multipliers updated, and the
+      /// caller solves again; theory.md eq. (68a)).
+      std::function<bool(const Vector &u)> settle;
+      double                               settle_length = 0;
     };
 
     NewtonSolver(const NewtonControl &control, const dealii::ConditionalOStream &out);

@@ -109,11 +109,20 @@ namespace hydrostat
   private:
     /// What an evaluation of the step to time + @p dt evaluates.
     Step step_to(const double dt) const;
-    /// Newton for the step to time + @p dt: the converged u₊ in @p u, or false. It starts from the
-    /// Newmark predictor, or from @p u if @p from_u (a solve again after an augmentation). Without
-    /// @p fresh_factorization the linear solver's current factorisation or preconditioner is
-    /// kept for its first solves.
-    bool newton_solve(const double dt, Vector &u, const bool from_u = false, const bool fresh_factorization = true);
+    /// How a Newton solve ended.
+    enum class Solve
+    {
+      failed,
+      converged,
+      augmented // a term updated its multipliers at an iterate near convergence (eq. (68a))
+    };
+    /// Newton for the step to time + @p dt: the converged u₊ (or the iterate where a term
+    /// augmented) in @p u. It starts from the Newmark predictor, or from @p u if @p from_u (a solve
+    /// again after an augmentation). Without @p fresh_factorization the linear solver's current
+    /// factorisation or preconditioner is kept for its first solves.
+    Solve newton_solve(const double dt, Vector &u, const bool from_u = false, const bool fresh_factorization = true);
+    /// Term::augment() of every term at @p u (ghosted); true if one asks for the step again.
+    bool augment(const Vector &u, const double dt);
     /// Newton, and again while a term updates its multipliers at the converged u₊ (eq. (68)) or
     /// the StepController its inputs (eq. (74)).
     bool solve_augmented(const double dt, Vector &u);

@@ -50,6 +50,9 @@ namespace hydrostat
       /// unsettled says why (else it is cleared).
       bool stop_augmenting(const double worst, const bool moving, const unsigned int augmentations,
                            std::string &unsettled) const;
+      /// Term::augmentation_resolution() of faces whose smallest cell is @p h [m]: a tenth of the
+      /// penetration tolerated there (eq. (68a)); infinity without updates or faces.
+      double augmentation_resolution(const double h) const;
     };
 
     /// The controls of the current subsection 'Contact' (shared with self-contact), the modified
@@ -91,6 +94,7 @@ namespace hydrostat
     bool        augment(const dealii::TrilinosWrappers::MPI::Vector &u, const Step &step) override;
     void        retry_step() override;
     std::string unsettled() const override { return shortfall; }
+    double      augmentation_resolution() const override;
 
     std::vector<CellField> output_fields() const override;
     void                   output_values(const CellState &cell, double *values) const override;

@@ -78,6 +78,7 @@ namespace hydrostat
     bool        augment(const dealii::TrilinosWrappers::MPI::Vector &u, const Step &step) override;
     void        retry_step() override;
     std::string unsettled() const override { return shortfall; }
+    double      augmentation_resolution() const override;
 
     std::vector<CellField> output_fields() const override;
     void                   output_values(const CellState &cell, double *values) const override;

@@ -188,6 +188,10 @@ namespace hydrostat
     /// After augment() has returned false: why the multipliers are left unsettled (the limit of
     /// updates reached before the tolerance), in words for a warning; empty if they are settled.
     virtual std::string unsettled() const { return ""; }
+    /// The length [m] below which a Newton update no longer changes what augment() decides at the
+    /// iterate: once an update is that short, Newton asks augment() there instead of converging
+    /// first (theory.md eq. (68a)). Infinity (on this rank): a term without augmentations.
+    virtual double augmentation_resolution() const { return std::numeric_limits<double>::infinity(); }
 
     /// For work() = stored: the term's energies and non-conservative forces at point @p q of a
     /// cell of the accepted state. The other terms' work is that of their residual contribution.
