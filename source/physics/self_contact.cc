@@ -144,11 +144,11 @@ namespace hydrostat
     /// A corner point's share of its face's reference area (setup()).
     constexpr double vertex_weight = 0.05;
 
-    /// The multiple of a motion closing a gap g at the rate ġ that carries the point at most a
-    /// tenth of its cell h into its partner face (theory.md eqs. (70c), (70d)).
-    double closing_allowance(const double gap, const double size, const double closing)
+    /// The multiple of a motion closing a gap g at the rate ġ that carries the point at most
+    /// @p depth into its partner face (theory.md eqs. (70c), (70d)).
+    double closing_allowance(const double gap, const double depth, const double closing)
     {
-      return (std::max(gap, 0.0) + 0.1 * size) / closing;
+      return (std::max(gap, 0.0) + depth) / closing;
     }
   } // namespace
 
@@ -1050,17 +1050,19 @@ namespace hydrostat
         if (active[k * n_q + q] && !candidates[k].empty())
           if (const auto p = partner(at, k, q, candidates[k], false))
             if (const double closing = closing_rate(v, k, q, *p); closing > 0)
-              limit = std::min(limit, closing_allowance(p->gap, faces[owned[k]].size, closing));
+              limit = std::min(limit, closing_allowance(p->gap, 0.1 * faces[owned[k]].size, closing));
     return limit;
   }
 
   double SelfContact::update_fraction(const TrilinosWrappers::MPI::Vector &u_ghost,
                                       const TrilinosWrappers::MPI::Vector &du_ghost) const
   {
-    // A Newton update may carry a point that does not press at most a tenth of its cell into its
-    // partner face, as the predictor (theory.md eq. (70d)): the tangent holds no contact of such a
-    // point, and the whole update would carry it through the face. The points of this Newton
-    // solve's pairs, as the assembly takes them.
+    // A Newton update may carry a point that does not press at most a fiftieth of its cell into
+    // its partner face (theory.md eq. (70d)): the tangent holds no contact of such a point, and the
+    // whole update would carry it through the face. A tenth, the predictor's allowance, let tens
+    // of points press at once in the full step, the line search back off to where they did not,
+    // and the next update do it again. The points of this Newton solve's pairs, as the assembly
+    // takes them.
     const Positions u = gather(u_ghost), du = gather(du_ghost);
     double          limit = std::numeric_limits<double>::infinity();
     for_each_pair(u, [&](const unsigned int k, const unsigned int q, const Partner &p) {
@@ -1069,7 +1071,7 @@ namespace hydrostat
       if (multipliers[k * n_q + q] - slave.penalty * p.gap > -ramp_width(slave))
         return;
       if (const double closing = closing_rate(du, k, q, p); closing > 0)
-        limit = std::min(limit, closing_allowance(p.gap, slave.size, closing));
+        limit = std::min(limit, closing_allowance(p.gap, 0.02 * slave.size, closing));
     });
     return limit;
   }
