@@ -92,11 +92,6 @@ namespace hydrostat
     return true;
   }
 
-  double RigidContact::Controls::augmentation_resolution(const double h) const
-  {
-    return max_augmentations > 0 ? 0.1 * tolerance * h : std::numeric_limits<double>::infinity();
-  }
-
   void RigidContact::check_massless_cells(const DoFHandler<3> &dof_handler, const Quadrature<3> &quadrature,
                                           const Controls &controls, const std::function<bool(unsigned int)> &massless,
                                           const std::string &parameter)
@@ -394,13 +389,7 @@ namespace hydrostat
     return true;
   }
 
-  double RigidContact::augmentation_resolution() const
-  {
-    double h = std::numeric_limits<double>::infinity();
-    for (const Face &face : faces)
-      h = std::min(h, face.size);
-    return controls.augmentation_resolution(h);
-  }
+  double RigidContact::augmentation_resolution() const { return controls.augmentation_resolution(faces); }
 
   void RigidContact::retry_step()
   {

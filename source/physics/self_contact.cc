@@ -1076,13 +1076,7 @@ namespace hydrostat
     return limit;
   }
 
-  double SelfContact::augmentation_resolution() const
-  {
-    double h = std::numeric_limits<double>::infinity();
-    for (const Face &face : faces)
-      h = std::min(h, face.size);
-    return controls.augmentation_resolution(h);
-  }
+  double SelfContact::augmentation_resolution() const { return controls.augmentation_resolution(faces); }
 
   void SelfContact::retry_step()
   {

@@ -6,7 +6,9 @@
 #include <hydrostat/physics/rigid_obstacle.h>
 #include <hydrostat/physics/term.h>
 
+#include <algorithm>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -50,9 +52,16 @@ namespace hydrostat
       /// unsettled says why (else it is cleared).
       bool stop_augmenting(const double worst, const bool moving, const unsigned int augmentations,
                            std::string &unsettled) const;
-      /// Term::augmentation_resolution() of faces whose smallest cell is @p h [m]: a tenth of the
-      /// penetration tolerated there (eq. (68a)); infinity without updates or faces.
-      double augmentation_resolution(const double h) const;
+      /// Term::augmentation_resolution() of @p faces (each with the size of its cell [m]): a tenth
+      /// of the penetration tolerated at the smallest (eq. (68a)); infinity without updates or faces.
+      template <typename Faces>
+      double augmentation_resolution(const Faces &faces) const
+      {
+        double h = std::numeric_limits<double>::infinity();
+        for (const auto &face : faces)
+          h = std::min(h, face.size);
+        return max_augmentations > 0 ? 0.1 * tolerance * h : std::numeric_limits<double>::infinity();
+      }
     };
 
     /// The controls of the current subsection 'Contact' (shared with self-contact), the modified
