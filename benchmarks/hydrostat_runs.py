@@ -59,18 +59,22 @@ def fresh_case(run_dir, text):
     return case
 
 
+def run_environment():
+    """The environment of a run: Open MPI's run-as-root variables (as root), one OpenMP thread."""
+    env = dict(os.environ, OMP_NUM_THREADS="1")
+    if os.geteuid() == 0:
+        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    return env
+
+
 def run_logged(cmd, run_dir, timeout, cwd):
     """Runs cmd in cwd with stdout/stderr to run_dir/log.txt, as root too
     (Open MPI's run-as-root variables), one OpenMP thread. On a timeout, Ctrl-C or SIGTERM the
     whole process group (mpirun and its ranks) is ended. Writes run_dir/status.txt (status, then
     the wall time in s) and returns (status, wall time): status 'ok', 'rc=N' or 'timeout'."""
-    env = dict(os.environ)
-    if os.geteuid() == 0:
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    env["OMP_NUM_THREADS"] = "1"
     start = time.monotonic()
     with open(run_dir / "log.txt", "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=run_environment(),
                                 cwd=cwd, start_new_session=True)
         try:
             rc = proc.wait(timeout=timeout)
