@@ -26,17 +26,14 @@ Usage (from anywhere):
 
 import argparse
 import json
-import os
 import re
 import shutil
 import signal
 import statistics
-import subprocess
 import sys
-import time
 from pathlib import Path
 
-from hydrostat_runs import NEWTON_RE, STEP_RE, TIMER_RE, fmt, parse_log, read_status, run_environment, run_logged
+from hydrostat_runs import NEWTON_RE, STEP_RE, TIMER_RE, fmt, parse_log, read_status, run_logged
 
 REPO = Path(__file__).resolve().parent.parent
 # case -> variant -> case file.
@@ -103,32 +100,25 @@ def run_piece(args, case, variant, run_dir, piece, t_end):
     """Runs the piece of one run that ends with the first step past t_end (the last piece: to the
     end), resumed from the previous piece's checkpoint; returns 'ok' (finished), 'stopped' or an
     error status, and the piece's time loop [s]."""
+    signalled = False
+
+    def stop_past_end(proc, log_path):
+        nonlocal signalled
+        if signalled or t_end is None:
+            return
+        steps = [STEP_RE.match(line) for line in log_path.read_text(errors="replace").splitlines()]
+        if any(m and float(m.group(2)) >= t_end for m in steps):
+            proc.send_signal(signal.SIGUSR1)  # mpirun passes it on to the ranks
+            signalled = True
+
     cmd = command(args, case, variant, run_dir) + (["--resume"] if piece > 0 else [])
-    log_path = run_dir / f"piece-{piece:02d}.txt"
-    start, signalled = time.monotonic(), False
-    with open(log_path, "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=run_environment(), cwd=REPO,
-                                start_new_session=True)
-        try:
-            while proc.poll() is None:
-                time.sleep(0.1)
-                if time.monotonic() - start > args.timeout:
-                    raise subprocess.TimeoutExpired(cmd, args.timeout)
-                if not signalled and t_end is not None:
-                    steps = [STEP_RE.match(line) for line in log_path.read_text(errors="replace").splitlines()]
-                    if any(m and float(m.group(2)) >= t_end for m in steps):
-                        proc.send_signal(signal.SIGUSR1)  # mpirun passes it on to the ranks
-                        signalled = True
-        except BaseException:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait()
-            raise
-    text = log_path.read_text(errors="replace")
+    log_name = f"piece-{piece:02d}.txt"
+    status, _ = run_logged(cmd, run_dir, args.timeout, REPO, log_name, stop_past_end)
+    text = (run_dir / log_name).read_text(errors="replace")
     setup = [float(m.group(1)) for line in text.splitlines() if (m := SETUP_RE.match(line))]
     walls = [float(m.group(1)) for line in text.splitlines() if (m := WALL_RE.match(line))]
     loop = walls[-1] - setup[0] if setup and walls else 0.0
-    status = {0: "ok", 3: "stopped"}.get(proc.returncode, f"rc={proc.returncode}")
-    return status, loop
+    return ("stopped" if status == "rc=3" else status), loop  # 3: stopped by the signal
 
 
 def run_pair_in_pieces(args, case, n):

@@ -59,25 +59,30 @@ def fresh_case(run_dir, text):
     return case
 
 
-def run_environment():
-    """The environment of a run: Open MPI's run-as-root variables (as root), one OpenMP thread."""
-    env = dict(os.environ, OMP_NUM_THREADS="1")
-    if os.geteuid() == 0:
-        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-    return env
-
-
-def run_logged(cmd, run_dir, timeout, cwd):
-    """Runs cmd in cwd with stdout/stderr to run_dir/log.txt, as root too
-    (Open MPI's run-as-root variables), one OpenMP thread. On a timeout, Ctrl-C or SIGTERM the
+def run_logged(cmd, run_dir, timeout, cwd, log_name="log.txt", watch=None):
+    """Runs cmd in cwd with stdout/stderr to run_dir/log_name, as root too
+    (Open MPI's run-as-root variables), one OpenMP thread; watch(proc, log_path), if given, is
+    called every 0.1 s while it runs. On a timeout, Ctrl-C or SIGTERM the
     whole process group (mpirun and its ranks) is ended. Writes run_dir/status.txt (status, then
     the wall time in s) and returns (status, wall time): status 'ok', 'rc=N' or 'timeout'."""
+    env = dict(os.environ)
+    if os.geteuid() == 0:
+        env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    env["OMP_NUM_THREADS"] = "1"
     start = time.monotonic()
-    with open(run_dir / "log.txt", "w") as log:
-        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=run_environment(),
+    log_path = run_dir / log_name
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env,
                                 cwd=cwd, start_new_session=True)
         try:
-            rc = proc.wait(timeout=timeout)
+            if watch is None:
+                rc = proc.wait(timeout=timeout)
+            else:
+                while (rc := proc.poll()) is None:
+                    if time.monotonic() - start > timeout:
+                        raise subprocess.TimeoutExpired(cmd, timeout)
+                    watch(proc, log_path)
+                    time.sleep(0.1)
             status = "ok" if rc == 0 else f"rc={rc}"
         except BaseException as error:  # timeout, Ctrl-C, SIGTERM: end the run's process group
             os.killpg(proc.pid, signal.SIGTERM)
